@@ -1,0 +1,76 @@
+# Xuezhan developer commands. Everything runs inside .venv, installed with constraints.txt.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON_BOOTSTRAP ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+PIP_INSTALL := $(PIP) install --disable-pip-version-check -q -c constraints.txt
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: help venv install install-dev run test lint format bench constraints clean
+
+help:
+	@echo "make run        install, migrate, demo data, serve on http://$(HOST):$(PORT)"
+	@echo "make test       install dev extras and run the test suite (pytest)"
+	@echo "make lint       ruff check + ruff format --check"
+	@echo "make format     ruff format + ruff check --fix"
+	@echo "make bench      run every tests/bench/bench_*.py script"
+	@echo "make constraints  re-resolve pyproject.toml ranges into constraints.txt"
+
+$(PY):
+	$(PYTHON_BOOTSTRAP) -m venv $(VENV)
+
+venv: $(PY)
+
+# Stamp files: re-install only when the project metadata or the constraints change.
+$(VENV)/.stamp-install: $(PY) pyproject.toml constraints.txt
+	$(PIP_INSTALL) -e .
+	@touch $@
+
+$(VENV)/.stamp-dev: $(PY) pyproject.toml constraints.txt
+	$(PIP_INSTALL) -e '.[dev]'
+	@touch $@ $(VENV)/.stamp-install
+
+install: $(VENV)/.stamp-install
+install-dev: $(VENV)/.stamp-dev
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: install-dev
+	@shopt -s nullglob; scripts=(tests/bench/bench_*.py); \
+	if [ $${#scripts[@]} -eq 0 ]; then echo "no benchmark scripts in tests/bench/"; exit 0; fi; \
+	for script in "$${scripts[@]}"; do \
+		echo "== $$script"; \
+		DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=. $(PY) "$$script" || exit $$?; \
+	done
+
+# Re-resolve the ranges in pyproject.toml (newest compatible releases) into constraints.txt.
+constraints:
+	rm -rf .venv-lock
+	$(PYTHON_BOOTSTRAP) -m venv .venv-lock
+	.venv-lock/bin/pip install --disable-pip-version-check -q -e '.[dev]'
+	{ echo "# Resolved versions for every install: pip install -c constraints.txt -e '.[dev]'"; \
+	  echo "# Regenerate: make constraints (pip freeze of a fresh venv, minus the project itself)."; \
+	  .venv-lock/bin/pip freeze --exclude-editable; } > constraints.txt
+	rm -rf .venv-lock
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache *.egg-info

@@ -1,0 +1,1 @@
+"""Mahjong clubs: members, tables, sessions."""

@@ -1,0 +1,1 @@
+# Models for this app are added by later issues.

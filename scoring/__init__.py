@@ -1,0 +1,1 @@
+"""Scoring: API around the pure-Python rules engine in scoring/engine/."""

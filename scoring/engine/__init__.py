@@ -1,0 +1,63 @@
+"""The Sichuan mahjong rules engine: plain Python, no Django.
+
+Public API::
+
+    from scoring.engine import parse_tiles, resolve_ruleset, parse_winning_hand, evaluate
+
+    hand = parse_winning_hand({"concealed": "123567234s7s", "winning_tile": "7s",
+                               "melds": [{"kind": "kong", "tile": "8s"}]})
+    evaluate(hand, "qq").as_dict()   # {"win": True, "pattern": "qingyise", "fan": 4, "value": 8, …}
+    readiness(parse_tiles("1112345678999m"), "chengdu").as_dict()
+"""
+
+from .errors import EngineError, Problem
+from .evaluate import (
+    Evaluation,
+    Line,
+    Valuation,
+    WinningHand,
+    evaluate,
+    evaluate_key,
+    evaluate_tiles,
+    parse_winning_hand,
+)
+from .melds import Meld, MeldGroup
+from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATIONS
+from .rulesets import PRESETS, Options, Ruleset, get_ruleset, option_schema, resolve_ruleset
+from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
+from .waits import Readiness, Wait, chajiao_value, parse_waiting_hand, readiness, wait_valuations
+
+__all__ = [
+    "EXTRA_NAMES",
+    "PATTERN_NAMES",
+    "PRESETS",
+    "SITUATIONS",
+    "EngineError",
+    "Evaluation",
+    "Line",
+    "Meld",
+    "MeldGroup",
+    "Options",
+    "Problem",
+    "Readiness",
+    "Ruleset",
+    "Valuation",
+    "Wait",
+    "WinningHand",
+    "chajiao_value",
+    "evaluate",
+    "evaluate_key",
+    "evaluate_tiles",
+    "format_tiles",
+    "get_ruleset",
+    "option_schema",
+    "parse_suit",
+    "parse_tile",
+    "parse_tiles",
+    "parse_waiting_hand",
+    "parse_winning_hand",
+    "readiness",
+    "resolve_ruleset",
+    "tile_name",
+    "wait_valuations",
+]

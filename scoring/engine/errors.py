@@ -1,0 +1,64 @@
+"""Errors raised by the rules engine.
+
+Every refusal carries a stable ``code`` (what), a ``message`` in English (why) and a ``path``
+into the submitted data (where), so the API can answer in the project's one error shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input."""
+
+    code: str
+    message: str
+    path: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "code": self.code, "message": self.message}
+
+
+class EngineError(ValueError):
+    """Input the engine refuses; holds one or more problems."""
+
+    def __init__(self, code: str, message: str, path: str = "", *, position: int | None = None):
+        super().__init__(message)
+        self.problems: list[Problem] = [Problem(code, message, path)]
+        self.position = position
+
+    @classmethod
+    def many(cls, problems: list[Problem]) -> EngineError:
+        err = cls(problems[0].code, problems[0].message, problems[0].path)
+        err.problems = list(problems)
+        return err
+
+    @property
+    def code(self) -> str:
+        return self.problems[0].code
+
+    @property
+    def path(self) -> str:
+        return self.problems[0].path
+
+    def at(self, prefix: str) -> EngineError:
+        """The same error with every path placed under ``prefix``."""
+        moved = [Problem(p.code, p.message, join_path(prefix, p.path)) for p in self.problems]
+        err = EngineError.many(moved)
+        err.position = self.position
+        return err
+
+    def as_dicts(self) -> list[dict[str, str]]:
+        return [p.as_dict() for p in self.problems]
+
+
+def join_path(prefix: str, path: str) -> str:
+    if not prefix:
+        return path
+    if not path:
+        return prefix
+    if path.startswith("["):
+        return prefix + path
+    return f"{prefix}.{path}"

@@ -1,0 +1,510 @@
+"""Deciding whether a hand wins and what it is worth (RULES §2–§3).
+
+The hot path (:func:`evaluate_key`) packs the hand into one integer, reads the reachable split
+facts from the suit tables, and reduces the hand to a *signature*: facts, seven pairs, one suit,
+all 2/5/8, golden hook, roots, self-draw and situation flags. Everything a preset says about the
+hand's value depends on the signature alone, so each ruleset memoises one :class:`Valuation`
+(with its explanation lines) per signature.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .errors import EngineError, Problem, join_path
+from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
+from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS
+from .rulesets import Ruleset, resolve_ruleset
+from .shapes import (
+    COMBINE,
+    FOUR_BITS,
+    NON_258_BITS,
+    ODD_BITS,
+    SUIT_FACTS,
+    SUIT_MASK,
+    TILE_BIT,
+    hand_key,
+)
+from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
+
+THREE_SUITS = "three_suits"
+DECLARED_VOID_SUIT = "declared_void_suit"
+NOT_A_WINNING_SHAPE = "not_a_winning_shape"
+
+_HEAVENLY = SITUATION_BIT["heavenly"]
+_EARTHLY = SITUATION_BIT["earthly"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One scoring element of the explanation, checkable by hand."""
+
+    code: str
+    zh: str
+    en: str
+    op: str  # "base", "add" (+n in the unit), "times" (×n), "bonus" (+n to the value), "cap"
+    amount: int
+
+    def as_dict(self, unit: str) -> dict[str, Any]:
+        # The first line is the base pattern; in the multiple curve later lines are factors
+        # (×2), elsewhere additions; the after-cap self-draw bonus adds to the value itself.
+        key = "value" if self.op == "bonus" else unit
+        return {"code": self.code, "zh": self.zh, "en": self.en, key: self.amount}
+
+
+@dataclass(frozen=True)
+class Valuation:
+    """What a winning hand is worth under one ruleset."""
+
+    pattern: str
+    patterns: tuple[str, ...]
+    roots: int
+    total: int  # in the curve's unit (fan, multiple, points), before the cap
+    value: int  # what each payer pays at base 1: cap and self-draw bonus included
+    capped: bool
+    lines: tuple[Line, ...]
+    unit: str
+
+    @cached_property
+    def rendered_lines(self) -> list[dict[str, Any]]:
+        """Lines as JSON; valuations are shared through the memo, so this is built once."""
+        return [line.as_dict(self.unit) for line in self.lines]
+
+
+def _group_patterns(facts: int, qidui: bool, qing: bool, all258: bool, golden: bool, roots: int):
+    """The pattern codes each split of the hand qualifies for (RULES §2 pattern facts)."""
+    groups = []
+    for i in range(4):
+        if not facts >> i & 1:
+            continue
+        t, y = i >> 1, i & 1
+        codes = {"pinghu"}
+        if t:
+            codes.add("duiduihu")
+            if qing:
+                codes.add("qingdui")
+            if all258:
+                codes.add("jiangdui")
+        if qing:
+            codes.add("qingyise")
+        if y:
+            codes.add("daiyaojiu")
+            if qing:
+                codes.add("qingyaojiu")
+        if golden:
+            codes.add("jingoudiao")
+        groups.append(codes)
+    if qidui:
+        codes = {"qidui"}
+        if roots:
+            codes.add("longqidui")
+        if qing:
+            codes |= {"qingyise", "qingqidui"} | ({"qinglongqidui"} if roots else set())
+        groups.append(codes)
+    return groups
+
+
+def value_signature(r: Ruleset, sig: int) -> Valuation:
+    """Value a hand signature under a ruleset (slow path, memoised by :func:`evaluate_key`)."""
+    facts = sig & 15
+    qidui, qing, all258, golden = (bool(sig >> b & 1) for b in (4, 5, 6, 7))
+    roots = sig >> 8 & 15
+    self_draw = bool(sig >> 12 & 1)
+    situation = sig >> 13
+    groups = _group_patterns(facts, qidui, qing, all258, golden, roots)
+    special = set()
+    if situation & _HEAVENLY:
+        special.add("tianhu")
+    if situation & _EARTHLY:
+        special.add("dihu")
+    extras = dict(r.extras)
+    situational = [
+        (SITUATIONS[name], extras[SITUATIONS[name]])
+        for name, bit in SITUATION_BIT.items()
+        if situation & bit and SITUATIONS[name] in extras
+    ]
+    add_fan = self_draw and r.options.self_draw_bonus == "add_fan"
+    best = None
+    for codes in groups:
+        codes |= special
+        pattern_extras = [c for c in r.pattern_extras if c in codes]
+        for index, entry in enumerate(r.table):
+            if entry.code not in codes:
+                continue
+            gen = max(roots - entry.roots_included, 0)
+            steps = gen * extras["gen"] + sum(s for _, s in situational)
+            steps += len(pattern_extras) + add_fan
+            total = r.step(entry.value, steps)
+            rank = (total, index)
+            if best is None or rank > best[0]:
+                best = (rank, entry, gen, pattern_extras)
+    (total, _), entry, gen, pattern_extras = best
+    value, capped = r.capped_value(total)
+    bonus = self_draw and r.options.self_draw_bonus == "add_one"
+    lines = _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped)
+    # order of the other qualifying patterns: by table value, then rarer first; extras last
+    enabled = {e.code: i for i, e in enumerate(r.table)} | dict.fromkeys(r.pattern_extras, -1)
+    qualifying = set().union(*groups) | special
+    others = sorted(
+        (c for c in qualifying if c in enabled and c != entry.code),
+        key=lambda c: (-_plain_value(r, c), -enabled[c]),
+    )
+    return Valuation(
+        pattern=entry.code,
+        patterns=(entry.code, *others),
+        roots=roots,
+        total=total,
+        value=value + bonus,
+        capped=capped,
+        lines=tuple(lines),
+        unit=r.unit,
+    )
+
+
+def _plain_value(r: Ruleset, code: str) -> int:
+    for e in r.table:
+        if e.code == code:
+            return e.value
+    return -1
+
+
+def _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped) -> list[Line]:
+    extra_op = "times" if r.curve == "multiple" else "add"
+
+    def extra(code: str, steps: int) -> Line:
+        name = EXTRA_NAMES.get(code) or PATTERN_NAMES[code]
+        return Line(
+            code, name.zh, name.en, extra_op, r.step(1, steps) if r.curve == "multiple" else steps
+        )
+
+    name = PATTERN_NAMES[entry.code]
+    zh = entry.zh or name.zh
+    en = name.en
+    if entry.roots_included:
+        zh += f"（含{entry.roots_included}根）"
+        en += f" (includes {entry.roots_included} root)"
+    lines = [Line(entry.code, zh, en, "base", entry.value)]
+    gen_steps = dict(r.extras)["gen"]
+    lines += [extra("gen", gen_steps) for _ in range(gen)]
+    lines += [extra(code, steps) for code, steps in situational]
+    lines += [extra(code, 1) for code in pattern_extras]
+    if add_fan:
+        lines.append(extra("zimo", 1))
+    if capped:
+        lines.append(Line("cap", "封顶", "Cap", "cap", r.options.cap))
+    if bonus:
+        lines.append(Line("zimo", "自摸加底", "Self-draw bonus", "bonus", 1))
+    return lines
+
+
+_get_facts = SUIT_FACTS.get
+_COMBINE_FLAT = tuple(COMBINE[a][b] for a in range(16) for b in range(16))
+_NON_258 = NON_258_BITS
+#: signature bit 5 (one suit only) by the mask of suits present
+_SINGLE_SUIT = tuple(32 if s in (1, 2, 4) else 0 for s in range(8))
+
+
+def evaluate_key(
+    key: int,
+    n_tiles: int,
+    r: Ruleset,
+    melds: MeldGroup = NO_MELDS,
+    self_draw: bool = False,
+    situation: int = 0,
+    void: int | None = None,
+) -> Valuation | str:
+    """The hot path: a 14-tile hand as a hand key → its valuation, or why it does not win.
+
+    ``n_tiles`` counts the concealed tiles with the winning tile; input is assumed valid.
+    """
+    km = key & SUIT_MASK
+    kp = key >> 27 & SUIT_MASK
+    ks = key >> 54
+    a = _get_facts(km)
+    b = _get_facts(kp)
+    c = _get_facts(ks)
+    if not melds.count:
+        suits = (km and 1) | (kp and 2) | (ks and 4)
+        if suits == 7:
+            return THREE_SUITS
+        if void is not None and suits >> void & 1:
+            return DECLARED_VOID_SUIT
+        if a is None or b is None or c is None:
+            if n_tiles != 14 or key & ODD_BITS:
+                return NOT_A_WINNING_SHAPE
+            sig = 16  # seven pairs only
+        else:
+            sig = _COMBINE_FLAT[_COMBINE_FLAT[a << 4 | b] << 4 | c]
+            if n_tiles == 14 and not key & ODD_BITS:
+                sig |= 16
+        sig |= (
+            _SINGLE_SUIT[suits]
+            | (not key & _NON_258) << 6
+            | (key & FOUR_BITS).bit_count() << 8
+            | self_draw << 12
+            | situation << 13
+        )
+    else:
+        suits = (km and 1) | (kp and 2) | (ks and 4) | melds.suits
+        if suits == 7:
+            return THREE_SUITS
+        if void is not None and suits >> void & 1:
+            return DECLARED_VOID_SUIT
+        if a is None or b is None or c is None:
+            return NOT_A_WINNING_SHAPE  # seven pairs never has melds
+        roots = (key & FOUR_BITS).bit_count() + melds.kongs + (key & melds.pung_bits).bit_count()
+        sig = (
+            _COMBINE_FLAT[_COMBINE_FLAT[_COMBINE_FLAT[a << 4 | b] << 4 | c] << 4 | melds.facts]
+            | _SINGLE_SUIT[suits]
+            | (not key & _NON_258 and melds.all258) << 6
+            | (melds.count == 4) << 7
+            | roots << 8
+            | self_draw << 12
+            | situation << 13
+        )
+    v = r.memo.get(sig)
+    if v is None:
+        v = r.memo[sig] = value_signature(r, sig)
+    return v
+
+
+def evaluate_tiles(
+    tiles,
+    r: Ruleset,
+    melds: MeldGroup = NO_MELDS,
+    self_draw: bool = False,
+    situation: int = 0,
+    void: int | None = None,
+) -> Valuation | str:
+    """A winning hand given as tile ints (concealed tiles with the winning tile)."""
+    key = 0
+    for t in tiles:
+        key += TILE_BIT[t]
+    return evaluate_key(key, len(tiles), r, melds, self_draw, situation, void)
+
+
+# --- the checked path: a hand as a club scorer enters it ---------------------------------
+
+
+@dataclass(frozen=True)
+class WinningHand:
+    """A win as entered: concealed tiles before the winning tile, melds, and how it was won."""
+
+    concealed: tuple[int, ...]
+    winning_tile: int
+    melds: tuple[Meld, ...] = ()
+    self_draw: bool = False
+    situation: frozenset[str] = frozenset()
+    declared_void: int | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The answer for one hand: a win with its valuation, or the reason it is not a win."""
+
+    win: bool
+    ruleset: Ruleset
+    valuation: Valuation | None = None
+    reason: str | None = None
+    roots: int = 0
+
+    @property
+    def value(self) -> int:
+        return self.valuation.value if self.valuation else 0
+
+    def as_dict(self) -> dict[str, Any]:
+        r = self.ruleset
+        if not self.win:
+            return {"win": False, "reason": self.reason, "roots": self.roots}
+        v = self.valuation
+        return {
+            "win": True,
+            "pattern": v.pattern,
+            "patterns": list(v.patterns),
+            "roots": v.roots,
+            "fan": v.total if r.curve == "fan" else None,
+            "unit": r.unit,
+            "total": v.total,
+            "value": v.value,
+            "capped": v.capped,
+            "lines": [dict(line) for line in v.rendered_lines],
+            "ruleset": r.fingerprint,
+        }
+
+
+def situation_bits(flags) -> int:
+    bits = 0
+    for f in flags:
+        bits |= SITUATION_BIT[f]
+    return bits
+
+
+def check_copies(counts: dict[int, int], path: str) -> list[Problem]:
+    if max(counts.values(), default=0) <= 4:
+        return []
+    return [
+        Problem(
+            "too_many_copies", f"{tile_name(t)} appears {n} times; a tile has four copies", path
+        )
+        for t, n in sorted(counts.items())
+        if n > 4
+    ]
+
+
+def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
+    """Refusals of RULES §5 that concern one winning hand on its own."""
+    p = functools.partial(join_path, path)
+    problems = []
+    n = len(h.concealed) + 3 * len(h.melds) + 1
+    if n != 14:
+        problems.append(
+            Problem(
+                "wrong_tile_count",
+                f"a winning hand has 14 effective tiles (concealed + 3 per meld + the winning "
+                f"tile), this one has {n}",
+                p("concealed"),
+            )
+        )
+    counts = Counter(h.concealed)
+    counts[h.winning_tile] += 1
+    for m in h.melds:
+        counts[m.tile] = counts.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+    problems += check_copies(counts, p("concealed"))
+    s = h.situation
+    if not s:
+        return problems
+    has_kong = any(m.kind == "kong" for m in h.melds)
+    if "kong_flower" in s and not h.self_draw:
+        problems.append(
+            Problem("kong_flower_not_self_draw", "杠上花 is won on one's own replacement tile "
+                    "(self-draw)", p("situation"))
+        )  # fmt: skip
+    if "kong_flower" in s and not has_kong:
+        problems.append(
+            Problem("kong_flower_without_kong", "杠上花 needs a kong of the winner's own",
+                    p("situation"))
+        )  # fmt: skip
+    for flag in ("kong_discard", "robbing_kong"):
+        if flag in s and h.self_draw:
+            problems.append(
+                Problem(f"{flag}_self_draw", f"{flag} is a win on another player's tile, "
+                        "not a self-draw", p("situation"))
+            )  # fmt: skip
+    if "heavenly" in s and (not h.self_draw or h.melds):
+        problems.append(
+            Problem("heavenly_impossible", "天胡 is self-drawn on the dealer's first 14 tiles, "
+                    "with no melds", p("situation"))
+        )  # fmt: skip
+    if "earthly" in s and h.melds:
+        problems.append(
+            Problem("earthly_with_melds", "地胡 comes before any claim: no melds", p("situation"))
+        )
+    if "heavenly" in s and "earthly" in s:
+        problems.append(
+            Problem("situation_conflict", "天胡 (dealer) and 地胡 (non-dealer) exclude each "
+                    "other", p("situation"))
+        )  # fmt: skip
+    if len(s & {"kong_flower", "kong_discard", "robbing_kong"}) > 1:
+        problems.append(
+            Problem("situation_conflict", "杠上花, 杠上炮 and 抢杠 exclude each other",
+                    p("situation"))
+        )  # fmt: skip
+    return problems
+
+
+def evaluate(hand: WinningHand, ruleset: Any = None) -> Evaluation:
+    """Evaluate a checked winning hand; refuses impossible input with an EngineError."""
+    r = resolve_ruleset(ruleset)
+    problems = check_winning_hand(hand)
+    if problems:
+        raise EngineError.many(problems)
+    mg = MeldGroup.of(hand.melds)
+    key = hand_key(hand.concealed) + TILE_BIT[hand.winning_tile]
+    out = evaluate_key(
+        key,
+        len(hand.concealed) + 1,
+        r,
+        mg,
+        hand.self_draw,
+        situation_bits(hand.situation),
+        hand.declared_void,
+    )
+    if isinstance(out, str):
+        roots = (key & FOUR_BITS).bit_count() + mg.kongs + (key & mg.pung_bits).bit_count()
+        return Evaluation(win=False, ruleset=r, reason=out, roots=roots)
+    return Evaluation(win=True, ruleset=r, valuation=out, roots=out.roots)
+
+
+def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
+    """A winning hand from its JSON form; every problem found is reported at once."""
+    p = functools.partial(join_path, path)
+    if not isinstance(data, dict):
+        raise EngineError("invalid_hand", "a hand is an object", path)
+    problems: list[Problem] = []
+
+    def attempt(fn, *args, default=None):
+        try:
+            return fn(*args)
+        except EngineError as e:
+            problems.extend(e.problems)
+            return default
+
+    concealed = attempt(parse_tiles, data.get("concealed", ""), p("concealed"), default=())
+    winning = attempt(parse_tile, data.get("winning_tile"), p("winning_tile"))
+    melds, meld_problems = parse_melds(data.get("melds"), p("melds"))
+    problems += meld_problems
+    self_draw = data.get("self_draw", False)
+    if not isinstance(self_draw, bool):
+        problems.append(Problem("invalid_type", "self_draw is true or false", p("self_draw")))
+    situation = attempt(parse_situation, data.get("situation"), p("situation"), default=frozenset())
+    void = attempt(parse_suit, data.get("declared_void"), p("declared_void"))
+    if problems:
+        raise EngineError.many(problems)
+    return WinningHand(
+        concealed=concealed,
+        winning_tile=winning,
+        melds=melds,
+        self_draw=self_draw,
+        situation=situation,
+        declared_void=void,
+    )
+
+
+def parse_situation(data: Any, path: str) -> frozenset[str]:
+    if data is None:
+        return frozenset()
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise EngineError("invalid_situation", "situation is a list of flag names", path)
+    problems = [
+        Problem(
+            "unknown_situation",
+            f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
+            f"{path}[{i}]",
+        )
+        for i, x in enumerate(data)
+        if x not in SITUATIONS
+    ]
+    if problems:
+        raise EngineError.many(problems)
+    return frozenset(data)
+
+
+def describe_hand(h: WinningHand) -> str:
+    return format_tiles((*h.concealed, h.winning_tile))
+
+
+__all__ = [
+    "Evaluation",
+    "Line",
+    "Valuation",
+    "WinningHand",
+    "evaluate",
+    "evaluate_key",
+    "evaluate_tiles",
+    "parse_winning_hand",
+    "value_signature",
+]

@@ -1,0 +1,109 @@
+"""Exposed and concealed sets (碰 pung, 杠 kong) as the evaluator needs them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .errors import EngineError, Problem
+from .shapes import ALL_FACTS, COMBINE, TILE_BIT, meld_facts, only_258
+from .tiles import parse_tile, suit_of, tile_name
+
+MELD_KINDS = ("pung", "kong")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A pung (碰) or kong (杠: 明杠 exposed, 暗杠 concealed) laid down by a player."""
+
+    kind: str
+    tile: int
+    concealed: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tile": tile_name(self.tile), "concealed": self.concealed}
+
+
+@dataclass(frozen=True)
+class MeldGroup:
+    """Everything the evaluator reads from a player's melds, computed once."""
+
+    melds: tuple[Meld, ...]
+    count: int
+    facts: int  # split facts of the melds (all triplets; terminal or not)
+    suits: int  # bit per suit present
+    all258: bool
+    kongs: int
+    pung_bits: int  # hand-key low bit of each pung's tile: a fourth copy in hand is a root
+    key: int  # hand key of the meld tiles themselves (3 for a pung, 4 for a kong)
+
+    @classmethod
+    @lru_cache(maxsize=4096)
+    def of(cls, melds: tuple[Meld, ...] = ()) -> MeldGroup:
+        facts, suits, key, pung_bits = ALL_FACTS, 0, 0, 0
+        for m in melds:
+            facts = COMBINE[facts][meld_facts(m.tile)]
+            suits |= 1 << suit_of(m.tile)
+            key += TILE_BIT[m.tile] * (4 if m.kind == "kong" else 3)
+            if m.kind == "pung":
+                pung_bits |= TILE_BIT[m.tile]
+        return cls(
+            melds=melds,
+            count=len(melds),
+            facts=facts,
+            suits=suits,
+            all258=only_258(key),
+            kongs=sum(m.kind == "kong" for m in melds),
+            pung_bits=pung_bits,
+            key=key,
+        )
+
+
+NO_MELDS = MeldGroup.of(())
+
+
+def parse_melds(data: Any, path: str) -> tuple[tuple[Meld, ...], list[Problem]]:
+    """Melds from JSON: ``[{"kind": "pung"|"kong", "tile": "5p", "concealed": bool}]``."""
+    if data is None:
+        return (), []
+    if not isinstance(data, list):
+        return (), [Problem("invalid_melds", "melds must be a list", path)]
+    out, problems = [], []
+    if len(data) > 4:
+        problems.append(Problem("too_many_melds", "a hand has at most four melds", path))
+    for i, item in enumerate(data):
+        p = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(Problem("invalid_meld", "a meld is an object {kind, tile}", p))
+            continue
+        unknown = sorted(set(item) - {"kind", "tile", "concealed"})
+        if unknown:
+            problems.append(
+                Problem("unknown_field", f"unknown meld field {unknown[0]!r}", f"{p}.{unknown[0]}")
+            )
+        kind = item.get("kind")
+        if kind not in MELD_KINDS:
+            problems.append(
+                Problem(
+                    "invalid_meld_kind",
+                    f"a meld is a pung or a kong, got {kind!r}",
+                    f"{p}.kind",
+                )
+            )
+        concealed = item.get("concealed", False)
+        if not isinstance(concealed, bool):
+            problems.append(Problem("invalid_type", "concealed is true or false", f"{p}.concealed"))
+            concealed = False
+        if kind == "pung" and concealed:
+            problems.append(
+                Problem("concealed_pung", "a pung is always exposed (碰)", f"{p}.concealed")
+            )
+        try:
+            t = parse_tile(item.get("tile"), f"{p}.tile")
+        except EngineError as e:
+            problems.extend(e.problems)
+            continue
+        if kind in MELD_KINDS:
+            out.append(Meld(kind, t, concealed))
+    return tuple(out), problems

@@ -1,0 +1,150 @@
+"""Winning shapes, decided by table look-up (RULES §2).
+
+A hand is packed into one integer key: three bits per tile kind (a count 0–4), tile ``t`` at bit
+``3 * t``, so each suit's nine counts are one 27-bit field. At import we enumerate every way a
+suit can be split into sets (runs and triplets) with or without one pair, and remember for each
+suit key which *split facts* are reachable:
+
+- ``T``: every set is a triplet (对对胡 material),
+- ``Y``: every set and the pair hold a 1 or a 9 (带幺九 material).
+
+A split fact pair ``(t, y)`` is one bit of a 4-bit mask (bit ``2*t + y``). Suits and melds
+combine by AND-ing facts, so the best split of a whole hand is found without searching.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations_with_replacement
+
+SUIT_BITS = 27
+SUIT_MASK = (1 << SUIT_BITS) - 1
+
+#: bit of a tile in a hand key
+TILE_BIT = tuple(1 << (3 * t) for t in range(27))
+
+# Low bit of every 3-bit count: set for counts 1 and 3 (odd).
+ODD_BITS = sum(1 << (3 * t) for t in range(27))
+# High bit of every count: set only for a count of 4.
+FOUR_BITS = ODD_BITS << 2
+NON_258_BITS = sum(7 << (3 * t) for t in range(27) if t % 9 + 1 not in (2, 5, 8))
+_TERMINAL = frozenset(t for t in range(27) if t % 9 in (0, 8))
+
+#: the identity of fact combination: an empty suit constrains nothing
+ALL_FACTS = 1 << 3  # (t=1, y=1)
+
+
+def _combine(a: int, b: int) -> int:
+    out = 0
+    for i in range(4):
+        if a >> i & 1:
+            for j in range(4):
+                if b >> j & 1:
+                    out |= 1 << (i & j)
+    return out
+
+
+#: COMBINE[a][b]: the facts reachable by a hand made of parts with fact masks a and b
+COMBINE = tuple(tuple(_combine(a, b) for b in range(16)) for a in range(16))
+
+
+def _build_tables() -> dict[int, int]:
+    # sets as count vectors (packing them could carry a count of 9 into the next rank)
+    sets = []
+    for r in range(7):
+        sets.append((tuple(1 if r <= i <= r + 2 else 0 for i in range(9)), 0, r in (0, 6)))
+    for r in range(9):
+        sets.append((tuple(3 if i == r else 0 for i in range(9)), 1, r in (0, 8)))
+    table: dict[int, int] = {0: ALL_FACTS}
+    bodies: list[tuple[tuple[int, ...], int]] = [((0,) * 9, ALL_FACTS)]
+    for n in range(1, 5):
+        for combo in combinations_with_replacement(sets, n):
+            counts = tuple(map(sum, zip(*(s[0] for s in combo), strict=True)))
+            if max(counts) > 4:
+                continue
+            t = all(s[1] for s in combo)
+            y = all(s[2] for s in combo)
+            bodies.append((counts, 1 << (2 * t + y)))
+    for counts, fact in bodies:
+        key = _pack(counts)
+        table[key] = table.get(key, 0) | fact
+    for counts, fact in bodies:
+        for r in range(9):
+            if counts[r] > 2:
+                continue
+            key = _pack(counts) + (2 << (3 * r))
+            t, y = fact >= 4, bool(fact & 0b1010) and r in (0, 8)  # one fact per split
+            table[key] = table.get(key, 0) | 1 << (2 * t + y)
+    return table
+
+
+def _pack(counts: tuple[int, ...]) -> int:
+    return sum(c << (3 * i) for i, c in enumerate(counts))
+
+
+#: suit key -> fact mask, for suits that split into sets (+ one pair when 3n+2 tiles)
+SUIT_FACTS: dict[int, int] = _build_tables()
+
+
+def hand_key(tiles) -> int:
+    k = 0
+    for t in tiles:
+        k += TILE_BIT[t]
+    return k
+
+
+def count_in(key: int, t: int) -> int:
+    return key >> (3 * t) & 7
+
+
+def standard_facts(key: int) -> int:
+    """Fact mask of the whole concealed part of a hand (0: no standard split)."""
+    get = SUIT_FACTS.get
+    a = get(key & SUIT_MASK)
+    if a is None:
+        return 0
+    b = get(key >> 27 & SUIT_MASK)
+    if b is None:
+        return 0
+    c = get(key >> 54)
+    if c is None:
+        return 0
+    return COMBINE[COMBINE[a][b]][c]
+
+
+def is_seven_pairs(key: int, n_tiles: int) -> bool:
+    return n_tiles == 14 and not key & ODD_BITS
+
+
+def fours(key: int) -> int:
+    return (key & FOUR_BITS).bit_count()
+
+
+def only_258(key: int) -> bool:
+    return not key & NON_258_BITS
+
+
+def suits_mask(key: int) -> int:
+    """Bit s set when suit s is present."""
+    return (
+        (1 if key & SUIT_MASK else 0)
+        | (2 if key >> 27 & SUIT_MASK else 0)
+        | (4 if key >> 54 else 0)
+    )
+
+
+def meld_facts(t: int) -> int:
+    """A pung or kong is a triplet; it holds a terminal when its tile is a 1 or a 9."""
+    return 1 << (2 + (t in _TERMINAL))
+
+
+@cache
+def suit_completions(suit_key: int) -> tuple[int, ...]:
+    """Ranks (0–8) that, added to this suit, give a splittable suit (never a fifth copy)."""
+    out = []
+    for r in range(9):
+        if suit_key >> (3 * r) & 7 >= 4:
+            continue
+        if suit_key + (1 << (3 * r)) in SUIT_FACTS:
+            out.append(r)
+    return tuple(out)

@@ -1,0 +1,216 @@
+"""Waits and readiness (下叫 / 听牌), 查叫 values and 花猪 (RULES §2, §4.6).
+
+A 13-effective-tile hand is ready when some tile completes it. Candidates come from the suit
+tables: a tile can only complete suit ``s`` if the suit with it splits into sets (+ pair) and
+the other suits already do, so only a handful of full evaluations run per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import EngineError, Problem
+from .evaluate import Valuation, check_copies, evaluate_key, parse_melds
+from .melds import NO_MELDS, Meld, MeldGroup
+from .rulesets import Ruleset, resolve_ruleset
+from .shapes import ODD_BITS, SUIT_FACTS, SUIT_MASK, TILE_BIT, hand_key, suit_completions
+from .tiles import parse_suit, parse_tiles, tile_name
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One tile the hand is waiting on, with what a win on it would be worth."""
+
+    tile: int
+    valuation: Valuation  # as a discard win without situational extras (what 查叫 uses)
+    self_draw_value: int
+    remaining: int | None  # unseen copies, when visible tiles were given
+    dead: bool  # 死叫: every remaining copy is already visible
+
+    def as_dict(self, r: Ruleset) -> dict[str, Any]:
+        v = self.valuation
+        return {
+            "tile": tile_name(self.tile),
+            "pattern": v.pattern,
+            "roots": v.roots,
+            "fan": v.total if r.curve == "fan" else None,
+            "value": v.value,
+            "self_draw_value": self.self_draw_value,
+            "remaining": self.remaining,
+            "dead": self.dead,
+        }
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Whether a waiting hand is ready, on what, and what it collects at 查叫."""
+
+    ready: bool
+    huazhu: bool  # 花猪: three suits, or holding the declared void suit
+    waits: tuple[Wait, ...]
+    chajiao_value: int | None  # per the ruleset's 赔大/赔小; None when not ready or 查叫 off
+    ruleset: Ruleset
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ready": self.ready,
+            "huazhu": self.huazhu,
+            "waits": [w.as_dict(self.ruleset) for w in self.waits],
+            "chajiao_value": self.chajiao_value,
+        }
+
+
+def is_huazhu(key: int, melds: MeldGroup, void: int | None) -> bool:
+    suits = (
+        (1 if key & SUIT_MASK else 0)
+        | (2 if key >> 27 & SUIT_MASK else 0)
+        | (4 if key >> 54 else 0)
+    ) | melds.suits
+    return suits == 7 or (void is not None and bool(suits >> void & 1))
+
+
+_COMPLETIONS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})
+
+
+def _completions(suit: int, suit_key: int) -> tuple[int, ...]:
+    """Tiles of ``suit`` that make this suit key splittable (memoised per key)."""
+    cache = _COMPLETIONS[suit]
+    out = cache.get(suit_key)
+    if out is None:
+        out = cache[suit_key] = tuple(suit * 9 + r for r in suit_completions(suit_key))
+    return out
+
+
+def winning_tiles(key: int, n_tiles: int, melds: MeldGroup = NO_MELDS) -> list[int]:
+    """Every tile that gives a complete shape (standard or seven pairs), owned copies < 4."""
+    km = key & SUIT_MASK
+    kp = key >> 27 & SUIT_MASK
+    ks = key >> 54
+    cm = km in SUIT_FACTS
+    cp = kp in SUIT_FACTS
+    cs = ks in SUIT_FACTS
+    # a tile can only join a suit already present (alone it is neither in a set nor a pair),
+    # and only when the other two suits split already
+    out: list[int] = []
+    if km and cp and cs:
+        out += _completions(0, km)
+    if kp and cm and cs:
+        out += _completions(1, kp)
+    if ks and cm and cp:
+        out += _completions(2, ks)
+    if melds.count:
+        owned = key + melds.key
+        return [t for t in out if owned >> (3 * t) & 7 < 4]
+    if n_tiles == 13:
+        odd = key & ODD_BITS
+        if odd and not odd & (odd - 1):
+            single = odd.bit_length() // 3
+            if single not in out:
+                out.append(single)
+                out.sort()
+    return out
+
+
+def wait_valuations(
+    key: int, n_tiles: int, r: Ruleset, melds: MeldGroup = NO_MELDS, void: int | None = None
+) -> list[tuple[int, Valuation]]:
+    """The hot path: each winning tile of a waiting hand with its discard-win valuation."""
+    out = []
+    for t in winning_tiles(key, n_tiles, melds):
+        v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, 0, void)
+        if v.__class__ is not str:
+            out.append((t, v))
+    return out
+
+
+def chajiao_value(
+    key: int, n_tiles: int, r: Ruleset, melds: MeldGroup = NO_MELDS, void: int | None = None
+) -> int | None:
+    """查叫 value at base 1 (赔大: the best wait, 赔小: the smallest); None if not ready."""
+    best = None
+    smallest = r.options.chajiao == "min"
+    for t in winning_tiles(key, n_tiles, melds):
+        v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, 0, void)
+        if v.__class__ is str:
+            continue
+        value = v.value
+        if best is None or (value < best if smallest else value > best):
+            best = value
+    return best
+
+
+def readiness(
+    concealed: Iterable[int],
+    ruleset: Any = None,
+    melds: tuple[Meld, ...] = (),
+    declared_void: int | None = None,
+    visible: Iterable[int] = (),
+) -> Readiness:
+    """Waits of a 13-effective-tile hand; ``visible`` tiles (seen elsewhere) mark 死叫 waits."""
+    r = resolve_ruleset(ruleset)
+    concealed = tuple(concealed)
+    n = len(concealed) + 3 * len(melds)
+    if n != 13:
+        raise EngineError(
+            "wrong_tile_count",
+            f"a waiting hand has 13 effective tiles (concealed + 3 per meld), this one has {n}",
+            "concealed",
+        )
+    mg = MeldGroup.of(melds)
+    key = hand_key(concealed)
+    owned = key + mg.key
+    problems = check_copies({t: owned >> (3 * t) & 7 for t in range(27)}, "concealed")
+    seen: dict[int, int] = {}
+    for t in visible:
+        seen[t] = seen.get(t, 0) + 1
+    problems += check_copies(
+        {t: (owned >> (3 * t) & 7) + n_seen for t, n_seen in seen.items()}, "visible"
+    )
+    if problems:
+        raise EngineError.many(problems)
+    if is_huazhu(key, mg, declared_void):
+        return Readiness(False, True, (), None, r)
+    waits = []
+    for t, v in wait_valuations(key, len(concealed), r, mg, declared_void):
+        sd = evaluate_key(key + TILE_BIT[t], len(concealed) + 1, r, mg, True, 0, declared_void)
+        remaining = None
+        dead = False
+        if visible:
+            remaining = 4 - (owned >> (3 * t) & 7) - seen.get(t, 0)
+            dead = remaining <= 0
+        waits.append(Wait(t, v, sd.value, remaining, dead))
+    counting = [w for w in waits if r.options.dead_wait_counts or not w.dead]
+    value = None
+    if counting and r.options.chajiao != "off":
+        values = [w.valuation.value for w in counting]
+        value = min(values) if r.options.chajiao == "min" else max(values)
+    return Readiness(bool(counting), False, tuple(waits), value, r)
+
+
+def parse_waiting_hand(data: Any) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None, tuple]:
+    """(concealed, melds, declared void, visible tiles) from the JSON of a waits request."""
+    if not isinstance(data, dict):
+        raise EngineError("invalid_hand", "a hand is an object", "")
+    problems: list[Problem] = []
+    concealed: tuple[int, ...] = ()
+    visible: tuple[int, ...] = ()
+    void = None
+    try:
+        concealed = parse_tiles(data.get("concealed", ""), "concealed")
+    except EngineError as e:
+        problems += e.problems
+    melds, meld_problems = parse_melds(data.get("melds"), "melds")
+    problems += meld_problems
+    try:
+        void = parse_suit(data.get("declared_void"), "declared_void")
+    except EngineError as e:
+        problems += e.problems
+    try:
+        visible = parse_tiles(data.get("visible") or "", "visible")
+    except EngineError as e:
+        problems += e.problems
+    if problems:
+        raise EngineError.many(problems)
+    return concealed, melds, void, visible

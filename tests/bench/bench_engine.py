@@ -1,0 +1,168 @@
+"""Rules-engine throughput, printed side by side with the recursive reference.
+
+Run by ``make bench`` (never part of ``make test``). One core, CPython, median of 5 runs.
+Targets (issue "Rules engine I"): evaluate ≥ 500,000 hands/s; waits + 查叫 ≥ 100,000 hands/s;
+notation → result with explanation lines ≥ 50,000 hands/s; import + tables ≤ 0.5 s, ≤ 30 MB.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from scoring.engine import (  # noqa: E402
+    chajiao_value,
+    evaluate,
+    evaluate_tiles,
+    format_tiles,
+    parse_winning_hand,
+    resolve_ruleset,
+)
+from scoring.engine.melds import NO_MELDS  # noqa: E402
+from scoring.engine.shapes import hand_key  # noqa: E402
+from tests.engine.reference import reference_evaluate, reference_waits  # noqa: E402
+
+RUNS = 5
+
+
+def random_hand(rnd: random.Random, winning: bool) -> list[int]:
+    """Fourteen tiles of one or two suits; ``winning`` builds four sets and a pair."""
+    while True:
+        suits = rnd.sample(range(3), rnd.choice((1, 2, 2)))
+        if winning:
+            tiles = [rnd.choice(suits) * 9 + rnd.randrange(9)] * 2
+            for _ in range(4):
+                s = rnd.choice(suits) * 9
+                if rnd.random() < 0.6:
+                    r = rnd.randrange(7)
+                    tiles += [s + r, s + r + 1, s + r + 2]
+                else:
+                    tiles += [s + rnd.randrange(9)] * 3
+        else:
+            pool = [s * 9 + r for s in suits for r in range(9) for _ in range(4)]
+            tiles = rnd.sample(pool, 14)
+        if max(tiles.count(t) for t in set(tiles)) <= 4:
+            return sorted(tiles)
+
+
+def rate(fn, items) -> float:
+    """Median items/s over RUNS runs."""
+    rates = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        fn(items)
+        rates.append(len(items) / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def row(label: str, fast: float, ref: float | None, target: str) -> None:
+    ref_s = f"{ref:>12,.0f}/s" if ref else f"{'—':>14}"
+    ratio = f"x{fast / ref:,.0f}" if ref else ""
+    print(f"{label:<46}{fast:>12,.0f}/s {ref_s} {ratio:>6}   target {target}")
+
+
+def main() -> None:
+    rnd = random.Random(2026)
+    hands = [random_hand(rnd, winning=i % 2 == 0) for i in range(20_000)]
+    rulesets = [resolve_ruleset(n) for n in ("qq", "chengdu", "additive", "xuezhan9")]
+    qq = rulesets[0]
+    print(f"Rules engine benchmark — CPython {sys.version.split()[0]}, median of {RUNS} runs\n")
+    print(f"{'':<46}{'engine':>14} {'reference':>14} {'':>6}")
+
+    def fast_eval(items):
+        for tiles in items:
+            evaluate_tiles(tiles, qq)
+
+    def ref_eval(items):
+        for tiles in items:
+            reference_evaluate(tiles, [], qq)
+
+    row(
+        "evaluate 14 tiles (qq)",
+        rate(fast_eval, hands),
+        rate(ref_eval, hands[:3000]),
+        "≥ 500,000/s",
+    )
+
+    def fast_eval_all(items):
+        for r in rulesets:
+            for tiles in items:
+                evaluate_tiles(tiles, r)
+
+    n = len(hands) * len(rulesets)
+    all_rate = statistics.median(n / _timed(fast_eval_all, hands) for _ in range(RUNS))
+    row("evaluate 14 tiles (all four presets)", all_rate, None, "≥ 500,000/s")
+
+    waiting = []
+    for tiles in hands[::2]:
+        t = list(tiles)
+        t.pop(rnd.randrange(14))
+        waiting.append((hand_key(t), t))
+
+    def fast_waits(items):
+        for key, _ in items:
+            chajiao_value(key, 13, qq, NO_MELDS)
+
+    def ref_waits(items):
+        for _, t in items:
+            values = reference_waits(t, [], qq)
+            max(values.values()) if values else None
+
+    row("waits + 查叫 value, 13 tiles (qq)", rate(fast_waits, waiting),
+        rate(ref_waits, waiting[:300]), "≥ 100,000/s")  # fmt: skip
+
+    requests = []
+    for tiles in hands[:10_000]:
+        win = tiles[rnd.randrange(14)]
+        rest = list(tiles)
+        rest.remove(win)
+        requests.append({"concealed": format_tiles(rest), "winning_tile": format_tiles([win]),
+                         "self_draw": rnd.random() < 0.3})  # fmt: skip
+
+    def full_path(items):
+        for data in items:
+            evaluate(parse_winning_hand(data), "chengdu").as_dict()
+
+    row("notation → result with lines (chengdu)", rate(full_path, requests), None, "≥ 50,000/s")
+
+    code = (
+        "import time,tracemalloc;tracemalloc.start();t=time.perf_counter();"
+        "import scoring.engine;d=time.perf_counter()-t;"
+        "print(d, tracemalloc.get_traced_memory()[1])"
+    )
+    imports, peaks = [], []
+    for _ in range(RUNS):
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+        seconds, peak = out.stdout.split()
+        imports.append(float(seconds))
+        peaks.append(int(peak))
+    print(f"\nimport + table build: {statistics.median(imports):.3f} s (target ≤ 0.5 s, "
+          f"measured with tracemalloc on, which slows it)")  # fmt: skip
+    print(f"tables: peak {statistics.median(peaks) / 2**20:.1f} MB allocated during import "
+          f"(target ≤ 30 MB)")  # fmt: skip
+    plain = []
+    for _ in range(RUNS):
+        out = subprocess.run(
+            [sys.executable, "-c", "import time;t=time.perf_counter();import scoring.engine;"
+             "print(time.perf_counter()-t)"],
+            cwd=ROOT, capture_output=True, text=True,
+        )  # fmt: skip
+        plain.append(float(out.stdout))
+    print(f"import + table build without tracing: {statistics.median(plain):.3f} s")
+
+
+def _timed(fn, items) -> float:
+    start = time.perf_counter()
+    fn(items)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()

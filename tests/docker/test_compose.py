@@ -1,0 +1,86 @@
+"""Static checks of docker/ (no Docker engine is needed)."""
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+DOCKER = Path(__file__).resolve().parents[2] / "docker"
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((DOCKER / "docker-compose.yml").read_text())
+
+
+@pytest.fixture(scope="module")
+def services(compose) -> dict:
+    return compose["services"]
+
+
+def env_of(service: dict) -> dict:
+    env = service.get("environment", {})
+    if isinstance(env, list):
+        env = dict(item.split("=", 1) for item in env)
+    return env
+
+
+def test_services(services):
+    assert {"web", "worker", "postgres", "redis"} <= set(services)
+
+
+@pytest.mark.parametrize("name", ["web", "worker", "postgres", "redis"])
+def test_every_service_has_a_healthcheck(services, name):
+    healthcheck = services[name]["healthcheck"]
+    assert healthcheck["test"]
+    assert not healthcheck.get("disable", False)
+
+
+def test_database_volume(compose, services):
+    assert "pgdata" in compose["volumes"]
+    assert any(v.startswith("pgdata:") for v in services["postgres"]["volumes"])
+
+
+@pytest.mark.parametrize("name", ["web", "worker"])
+def test_app_env_wiring(services, name):
+    env = env_of(services[name])
+    assert re.match(r"postgres(ql)?://[^@]+@postgres:5432/\w+$", env["DATABASE_URL"])
+    assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
+    assert env["DJANGO_ENV"] == "production"
+    assert env["SECRET_KEY"]
+
+
+@pytest.mark.parametrize("name", ["web", "worker"])
+def test_app_waits_for_healthy_backends(services, name):
+    depends = services[name]["depends_on"]
+    for backend in ("postgres", "redis"):
+        assert depends[backend]["condition"] == "service_healthy"
+
+
+def test_web_migrates_and_serves_with_gunicorn(services):
+    command = services["web"]["command"]
+    command = " ".join(command) if isinstance(command, list) else command
+    assert "manage.py migrate" in command
+    assert "gunicorn config.wsgi" in command
+    assert services["web"]["ports"]
+
+
+def test_worker_is_scalable(services):
+    worker = services["worker"]
+    assert "container_name" not in worker
+    assert "ports" not in worker
+    command = worker["command"]
+    command = " ".join(command) if isinstance(command, list) else command
+    assert "celery -A config worker" in command
+
+
+def test_dockerfile():
+    text = (DOCKER / "Dockerfile").read_text()
+    instructions = [line.strip() for line in text.splitlines() if line.strip()]
+    assert any(re.match(r"FROM python:3\.11-slim", line) for line in instructions)
+    users = [line.split()[1] for line in instructions if line.startswith("USER ")]
+    assert users and users[-1] not in {"root", "0", "0:0"}
+    assert "constraints.txt" in text
+    assert "collectstatic" in text
+    assert "gunicorn config.wsgi" in text

@@ -1,0 +1,208 @@
+"""The stateless engine endpoints: /engine/evaluate, /engine/waits, /rulesets/."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from rest_framework.throttling import SimpleRateThrottle
+
+from scoring.engine import resolve_ruleset
+
+pytestmark = pytest.mark.django_db
+
+EVALUATE = "/api/v1/engine/evaluate"
+WAITS = "/api/v1/engine/waits"
+
+
+def test_evaluate_the_issue_example_exactly(api_client):
+    """8888s 123s 567s 234s 77s: 清一色 3番 + one 根 (the kong) = 4番 -> 2^3 = 8 (qq)."""
+    body = {
+        "ruleset": "qq",
+        "concealed": "123567234s7s",
+        "melds": [{"kind": "kong", "tile": "8s", "concealed": False}],
+        "winning_tile": "7s",
+        "self_draw": False,
+        "situation": [],
+        "declared_void": "m",
+    }
+    response = api_client.post(EVALUATE, body, format="json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["win"] is True
+    assert data["pattern"] == "qingyise"
+    assert data["patterns"] == ["qingyise", "pinghu"]
+    assert (data["roots"], data["fan"], data["value"], data["capped"]) == (1, 4, 8, False)
+    assert data["lines"] == [
+        {"code": "qingyise", "zh": "清一色", "en": "Pure one suit", "fan": 3},
+        {"code": "gen", "zh": "根", "en": "Root (four of a kind)", "fan": 1},
+    ]
+    assert data["ruleset"] == resolve_ruleset("qq").fingerprint
+
+
+def test_fan_is_null_outside_fan_presets(api_client):
+    """Chengdu counts multiples: 清一色 4倍 × 2 for the kong's 根 = 8, at the cap of 8."""
+    body = {
+        "ruleset": "chengdu",
+        "concealed": "123567234s7s",
+        "melds": [{"kind": "kong", "tile": "8s"}],
+        "winning_tile": "7s",
+    }
+    data = api_client.post(EVALUATE, body, format="json").json()
+    assert data["fan"] is None
+    assert data["unit"] == "multiple"
+    assert data["value"] == 8
+    assert data["capped"] is False
+
+
+def test_not_a_win_is_a_200_with_the_reason(api_client):
+    body = {"concealed": "123m456p789s1122m", "winning_tile": "2m"}
+    response = api_client.post(EVALUATE, body, format="json")
+    assert response.status_code == 200
+    assert response.json()["win"] is False
+    assert response.json()["reason"] == "three_suits"
+
+
+def test_declared_void_suit_is_not_a_win(api_client):
+    body = {"concealed": "2344567p345789s", "winning_tile": "7p", "declared_void": "s"}
+    data = api_client.post(EVALUATE, body, format="json").json()
+    assert data == {"win": False, "reason": "declared_void_suit", "roots": 0}
+
+
+def test_bad_input_lists_every_error_with_its_path(api_client, json_errors):
+    body = {
+        "ruleset": {"preset": "chengdu", "options": {"cap": "high", "colour": True}},
+        "concealed": "12305m",
+        "winning_tile": "7x",
+        "melds": [{"kind": "chow", "tile": "1m"}],
+    }
+    response = api_client.post(EVALUATE, body, format="json")
+    assert response.status_code == 400
+    errors = {e["path"]: e["code"] for e in json_errors(response)}
+    # the ruleset is checked first; its two problems come together
+    assert errors == {
+        "ruleset.options.cap": "invalid_option",
+        "ruleset.options.colour": "unknown_option",
+    }
+    body["ruleset"] = "chengdu"
+    errors = {
+        e["path"]: e["code"] for e in json_errors(api_client.post(EVALUATE, body, format="json"))
+    }
+    assert errors == {
+        "concealed": "notation_rank",
+        "winning_tile": "notation_character",
+        "melds[0].kind": "invalid_meld_kind",
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "path", "code"),
+    [
+        ({"ruleset": "mahjong", "concealed": "1m", "winning_tile": "1m"}, "ruleset",
+         "unknown_preset"),
+        ({"concealed": "123m", "winning_tile": "1m"}, "concealed", "wrong_tile_count"),
+        ({"concealed": "1111m234567m999p", "winning_tile": "1m"}, "concealed", "too_many_copies"),
+        (
+            {"concealed": "2344567p345789s", "winning_tile": "7p", "situation": ["kong_flower"],
+             "self_draw": True},
+            "situation",
+            "kong_flower_without_kong",
+        ),
+        (
+            {"concealed": "2344567p345789s", "winning_tile": "7p", "situation": ["dragon"]},
+            "situation[0]",
+            "unknown_situation",
+        ),
+    ],
+)  # fmt: skip
+def test_refusals(api_client, json_errors, body, path, code):
+    response = api_client.post(EVALUATE, body, format="json")
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(response)] == [(path, code)]
+
+
+def test_body_must_be_an_object(api_client, json_errors):
+    response = api_client.post(EVALUATE, [1, 2], format="json")
+    assert response.status_code == 400
+    assert json_errors(response)[0]["code"] == "invalid_body"
+
+
+def test_waits_of_the_nine_gates(api_client):
+    """1112345678999m waits on every 1m–9m (九莲宝灯 shape), qq: 清一色 3番 = 4, and with
+    1m or 9m the hand holds four of a kind: +1 根 = 4番 = 8. 查大叫 takes the largest: 8."""
+    response = api_client.post(WAITS, {"concealed": "1112345678999m"}, format="json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["ready"] is True and data["huazhu"] is False
+    values = {w["tile"]: w["value"] for w in data["waits"]}
+    assert values == {f"{r}m": 8 if r in (1, 9) else 4 for r in range(1, 10)}
+    assert data["chajiao_value"] == 8
+
+
+def test_waits_dead_wait_with_visible_tiles(api_client):
+    """111m 46m 123s 66s 789s waits only on 5m (卡张). With all four 5m visible it is a
+    死叫: still ready by default (死叫算叫), not ready when dead_wait_counts is off."""
+    body = {"concealed": "111m46m123s66s789s", "visible": "5555m"}
+    data = api_client.post(WAITS, body, format="json").json()
+    assert [(w["tile"], w["dead"], w["remaining"]) for w in data["waits"]] == [("5m", True, 0)]
+    assert data["ready"] is True and data["chajiao_value"] == 1
+    body["ruleset"] = {"preset": "qq", "options": {"dead_wait_counts": False}}
+    data = api_client.post(WAITS, body, format="json").json()
+    assert data["ready"] is False and data["chajiao_value"] is None
+
+
+def test_waits_of_a_huazhu(api_client):
+    data = api_client.post(WAITS, {"concealed": "123m456p789s1122m"}, format="json").json()
+    assert data == {
+        "ready": False,
+        "huazhu": True,
+        "waits": [],
+        "chajiao_value": None,
+        "ruleset": resolve_ruleset("qq").fingerprint,
+    }
+
+
+def test_rulesets_list_every_preset_with_tables_and_toggles(api_client):
+    response = api_client.get("/api/v1/rulesets/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["count"] == 4
+    names = [p["name"] for p in data["results"]]
+    assert names == ["qq", "chengdu", "additive", "xuezhan9"]
+    chengdu = data["results"][1]
+    table = {p["code"]: p["value"] for p in chengdu["patterns"]}
+    assert table["qingqidui"] == 16 and table["tianhu"] == 8  # 满格 = the cap
+    assert chengdu["options"]["cap"] == 8
+    assert {o["key"] for o in data["options"]} >= {"cap", "huazhu", "chajiao", "horse_eats_horse"}
+
+
+def test_ruleset_detail_and_unknown_preset(api_client, json_errors):
+    assert api_client.get("/api/v1/rulesets/xuezhan9/").json()["options"]["cap"] == 9
+    response = api_client.get("/api/v1/rulesets/hongkong/")
+    assert response.status_code == 404
+    assert json_errors(response)[0]["code"] == "unknown_preset"
+
+
+def test_resolve_gives_the_fingerprint_of_the_options(api_client):
+    spec = {"preset": "chengdu", "options": {"cap": 16}}
+    data = api_client.post("/api/v1/rulesets/resolve", {"ruleset": spec}, format="json").json()
+    assert data["spec"] == spec
+    assert data["fingerprint"] == resolve_ruleset(spec).fingerprint
+    assert data["fingerprint"] != resolve_ruleset("chengdu").fingerprint
+
+
+def test_engine_endpoints_are_throttled(api_client, monkeypatch, json_errors):
+    rates = dict(SimpleRateThrottle.THROTTLE_RATES, engine="2/min")
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    cache.clear()
+    body = {"concealed": "2344567p345789s", "winning_tile": "7p"}
+    codes = [api_client.post(EVALUATE, body, format="json").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    response = api_client.post(EVALUATE, body, format="json")
+    assert json_errors(response)[0]["code"] == "throttled"
+
+
+def test_engine_endpoints_are_in_the_api_root(api_client):
+    endpoints = api_client.get("/api/v1/").json()["endpoints"]
+    assert endpoints["engine-evaluate"].endswith("/api/v1/engine/evaluate")
+    assert endpoints["engine-waits"].endswith("/api/v1/engine/waits")
+    assert endpoints["rulesets"].endswith("/api/v1/rulesets/")

@@ -1,0 +1,1 @@
+"""Tournaments: rounds, seatings, standings."""

@@ -1,0 +1,1 @@
+# Admin registrations for this app's models.
