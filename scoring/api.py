@@ -28,6 +28,7 @@ from scoring.engine import (
     readiness,
     resolve_ruleset,
 )
+from scoring.engine.settle import settle
 
 
 def engine_call(fn, *args: Any) -> Any:
@@ -219,3 +220,37 @@ class RulesetResolveView(EngineView):
         return Response(
             {"spec": ruleset.to_spec(), "fingerprint": ruleset.fingerprint, **ruleset.as_dict()}
         )
+
+
+class SettleView(EngineView):
+    """Settle a whole hand record: every payment (kongs, wins, 呼叫转移, 查花猪, 查叫, 退税,
+    叫马 bettors), the totals (zero-sum), the draw analysis and the next dealer."""
+
+    @extend_schema(
+        request=dict,
+        responses={200: dict},
+        examples=[
+            OpenApiExample(
+                "一炮多响 in single mode with a bettor",
+                request_only=True,
+                value={
+                    "ruleset": "qq",
+                    "base": 1,
+                    "mode": "single",
+                    "dealer": 0,
+                    "events": [
+                        {
+                            "type": "win",
+                            "from": 2,
+                            "tile": "4p",
+                            "situation": [],
+                            "winners": [{"seat": 1, "concealed": "123m456m789m11p23p"}],
+                        }
+                    ],
+                    "bettors": [{"name": "老王", "tile": "6s"}],
+                },
+            )
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        return Response(engine_call(settle, request_object(request)).as_dict())

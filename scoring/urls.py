@@ -10,6 +10,7 @@ from scoring import api
 urlpatterns = [
     path("engine/evaluate", api.EvaluateView.as_view(), name="engine-evaluate"),
     path("engine/waits", api.WaitsView.as_view(), name="engine-waits"),
+    path("engine/settle", api.SettleView.as_view(), name="engine-settle"),
     path("rulesets/", api.RulesetListView.as_view(), name="rulesets"),
     path("rulesets/resolve", api.RulesetResolveView.as_view(), name="rulesets-resolve"),
     path("rulesets/<str:name>/", api.RulesetDetailView.as_view(), name="ruleset-detail"),

@@ -22,11 +22,16 @@ from .rulesets import Ruleset, resolve_ruleset
 from .shapes import (
     COMBINE,
     FOUR_BITS,
+    INFO_258,
+    INFO_EVEN,
+    INFO_FOURS,
+    INFO_SUITS,
     NON_258_BITS,
-    ODD_BITS,
     SUIT_FACTS,
+    SUIT_INFO,
     SUIT_MASK,
     TILE_BIT,
+    combine_info,
     hand_key,
 )
 from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
@@ -204,6 +209,17 @@ def _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped) -
 _get_facts = SUIT_FACTS.get
 _COMBINE_FLAT = tuple(COMBINE[a][b] for a in range(16) for b in range(16))
 _NON_258 = NON_258_BITS
+_get_info = SUIT_INFO.get
+_PAIRS: dict[int, int] = {}
+_HANDS: dict[int, int] = {}
+
+
+def _hand_signature(info: int) -> int:
+    """Signature bits 0–10 of a concealed hand from its combined suit info."""
+    suits = info >> INFO_SUITS & 3
+    return (info & (15 | INFO_EVEN | INFO_258)) | (suits == 1) << 5 | (info >> INFO_FOURS & 7) << 8
+
+
 #: signature bit 5 (one suit only) by the mask of suits present
 _SINGLE_SUIT = tuple(32 if s in (1, 2, 4) else 0 for s in range(8))
 
@@ -224,36 +240,39 @@ def evaluate_key(
     km = key & SUIT_MASK
     kp = key >> 27 & SUIT_MASK
     ks = key >> 54
-    a = _get_facts(km)
-    b = _get_facts(kp)
-    c = _get_facts(ks)
     if not melds.count:
         suits = (km and 1) | (kp and 2) | (ks and 4)
         if suits == 7:
             return THREE_SUITS
         if void is not None and suits >> void & 1:
             return DECLARED_VOID_SUIT
+        a = _get_info(km)
+        b = _get_info(kp)
+        c = _get_info(ks)
         if a is None or b is None or c is None:
-            if n_tiles != 14 or key & ODD_BITS:
-                return NOT_A_WINNING_SHAPE
-            sig = 16  # seven pairs only
-        else:
-            sig = _COMBINE_FLAT[_COMBINE_FLAT[a << 4 | b] << 4 | c]
-            if n_tiles == 14 and not key & ODD_BITS:
-                sig |= 16
-        sig |= (
-            _SINGLE_SUIT[suits]
-            | (not key & _NON_258) << 6
-            | (key & FOUR_BITS).bit_count() << 8
-            | self_draw << 12
-            | situation << 13
-        )
+            return NOT_A_WINNING_SHAPE
+        pair = a << 16 | b
+        ab = _PAIRS.get(pair)
+        if ab is None:
+            ab = _PAIRS[pair] = combine_info(a, b)
+        triple = ab << 16 | c
+        sig = _HANDS.get(triple)
+        if sig is None:
+            sig = _HANDS[triple] = _hand_signature(combine_info(ab, c))
+        if n_tiles != 14:
+            sig &= ~16  # seven pairs needs all fourteen tiles concealed
+        if not sig & 31:
+            return NOT_A_WINNING_SHAPE
+        sig |= self_draw << 12 | situation << 13
     else:
         suits = (km and 1) | (kp and 2) | (ks and 4) | melds.suits
         if suits == 7:
             return THREE_SUITS
         if void is not None and suits >> void & 1:
             return DECLARED_VOID_SUIT
+        a = _get_facts(km)
+        b = _get_facts(kp)
+        c = _get_facts(ks)
         if a is None or b is None or c is None:
             return NOT_A_WINNING_SHAPE  # seven pairs never has melds
         roots = (key & FOUR_BITS).bit_count() + melds.kongs + (key & melds.pung_bits).bit_count()
@@ -281,10 +300,19 @@ def evaluate_tiles(
     void: int | None = None,
 ) -> Valuation | str:
     """A winning hand given as tile ints (concealed tiles with the winning tile)."""
-    key = 0
-    for t in tiles:
-        key += TILE_BIT[t]
-    return evaluate_key(key, len(tiles), r, melds, self_draw, situation, void)
+    n = len(tiles)
+    if n == 14:  # the usual case, unrolled: a third of the time of a loop
+        t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 = tiles
+        b = TILE_BIT
+        key = (
+            b[t0] + b[t1] + b[t2] + b[t3] + b[t4] + b[t5] + b[t6]
+            + b[t7] + b[t8] + b[t9] + b[t10] + b[t11] + b[t12] + b[t13]
+        )  # fmt: skip
+    else:
+        key = 0
+        for t in tiles:
+            key += TILE_BIT[t]
+    return evaluate_key(key, n, r, melds, self_draw, situation, void)
 
 
 # --- the checked path: a hand as a club scorer enters it ---------------------------------

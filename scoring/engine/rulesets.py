@@ -112,6 +112,8 @@ class Preset:
     extras: tuple[tuple[str, int], ...]  # extra code -> steps of the curve (+1 fan, x2, +1 point)
     next_dealer: str
     defaults: Options
+    #: 抢杠胡 杠钱归胡家: the robbed player also pays what his added kong would have collected
+    robbing_pays_kong: bool = False
 
 
 P = PatternEntry
@@ -243,6 +245,7 @@ PRESETS: dict[str, Preset] = {
             jingoudiao=True,
             haidi=True,
         ),
+        robbing_pays_kong=True,
     ),
 }
 DEFAULT_PRESET = "qq"
@@ -268,6 +271,7 @@ class Ruleset:
     #: optional patterns the table has no row for, scored as one extra step when they apply
     pattern_extras: tuple[str, ...]
     next_dealer: str
+    robbing_pays_kong: bool
     fingerprint: str = field(compare=False)
     # memo of valuations by hand signature; filled as hands are seen (see evaluate.py)
     memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
@@ -345,6 +349,8 @@ def _describe(r: Ruleset) -> dict[str, Any]:
         ],
         "pattern_extras": list(r.pattern_extras),
         "next_dealer": r.next_dealer,
+        "robbing_pays_kong": r.robbing_pays_kong,
+        "session_multipliers": r.preset == "xuezhan9",
         "options": asdict(r.options),
     }
 
@@ -377,6 +383,7 @@ def _build(preset: Preset, options: Options) -> Ruleset:
         extras=tuple(extras),
         pattern_extras=pattern_extras,
         next_dealer=preset.next_dealer,
+        robbing_pays_kong=preset.robbing_pays_kong,
         fingerprint="",
     )
     canonical = json.dumps(_describe(r), sort_keys=True, ensure_ascii=False, separators=(",", ":"))

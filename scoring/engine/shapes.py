@@ -86,6 +86,55 @@ def _pack(counts: tuple[int, ...]) -> int:
 SUIT_FACTS: dict[int, int] = _build_tables()
 
 
+# --- concealed hands without melds: one small "info" integer per suit ----------------------
+# bits 0-3 split facts (0: no standard split), bit 4 every count even (seven-pairs material),
+# bit 6 only ranks 2/5/8, bits 8-10 fours held, bits 14-15 number of suits present.
+# These are laid out as the evaluator's signature bits, so combining suits is a little
+# arithmetic, memoised per pair of infos.
+INFO_EVEN = 1 << 4
+INFO_258 = 1 << 6
+INFO_FOURS = 8
+INFO_SUITS = 14
+
+
+def _suit_info(key: int) -> int | None:
+    counts = [key >> (3 * r) & 7 for r in range(9)]
+    facts = SUIT_FACTS.get(key, 0)
+    even = all(c % 2 == 0 for c in counts)
+    if not facts and not even:
+        return None
+    return (
+        facts
+        | even << 4
+        | all(c == 0 or r in (1, 4, 7) for r, c in enumerate(counts)) << 6
+        | sum(c == 4 for c in counts) << INFO_FOURS
+        | (key != 0) << INFO_SUITS
+    )
+
+
+def _even_keys() -> list[int]:
+    out = [0]
+    for r in range(9):
+        out = [k + (c << (3 * r)) for k in out for c in (0, 2, 4)]
+    return [k for k in out if sum(k >> (3 * r) & 7 for r in range(9)) <= 14]
+
+
+#: suit key -> info, for suits that split into sets or into pairs (anything else never wins)
+SUIT_INFO: dict[int, int] = {
+    k: info for k in {*SUIT_FACTS, *_even_keys()} if (info := _suit_info(k)) is not None
+}
+
+
+def combine_info(a: int, b: int) -> int:
+    """The info of a hand made of two parts (facts AND-ed, fours and suits added)."""
+    return (
+        COMBINE[a & 15][b & 15]
+        | (a & b & (INFO_EVEN | INFO_258))
+        | ((a >> INFO_FOURS & 7) + (b >> INFO_FOURS & 7)) << INFO_FOURS
+        | ((a >> INFO_SUITS & 3) + (b >> INFO_SUITS & 3)) << INFO_SUITS
+    )
+
+
 def hand_key(tiles) -> int:
     k = 0
     for t in tiles:
@@ -93,44 +142,8 @@ def hand_key(tiles) -> int:
     return k
 
 
-def count_in(key: int, t: int) -> int:
-    return key >> (3 * t) & 7
-
-
-def standard_facts(key: int) -> int:
-    """Fact mask of the whole concealed part of a hand (0: no standard split)."""
-    get = SUIT_FACTS.get
-    a = get(key & SUIT_MASK)
-    if a is None:
-        return 0
-    b = get(key >> 27 & SUIT_MASK)
-    if b is None:
-        return 0
-    c = get(key >> 54)
-    if c is None:
-        return 0
-    return COMBINE[COMBINE[a][b]][c]
-
-
-def is_seven_pairs(key: int, n_tiles: int) -> bool:
-    return n_tiles == 14 and not key & ODD_BITS
-
-
-def fours(key: int) -> int:
-    return (key & FOUR_BITS).bit_count()
-
-
 def only_258(key: int) -> bool:
     return not key & NON_258_BITS
-
-
-def suits_mask(key: int) -> int:
-    """Bit s set when suit s is present."""
-    return (
-        (1 if key & SUIT_MASK else 0)
-        | (2 if key >> 27 & SUIT_MASK else 0)
-        | (4 if key >> 54 else 0)
-    )
 
 
 def meld_facts(t: int) -> int:

@@ -26,8 +26,43 @@ from scoring.engine import (  # noqa: E402
     resolve_ruleset,
 )
 from scoring.engine.melds import NO_MELDS  # noqa: E402
+from scoring.engine.settle import settle  # noqa: E402
 from scoring.engine.shapes import hand_key  # noqa: E402
 from tests.engine.reference import reference_evaluate, reference_waits  # noqa: E402
+
+#: 血战: two kongs, three wins (two self-drawn), two 叫马 bettors
+TYPICAL_RECORD = {
+    "ruleset": "qq",
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
+        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
+        {"type": "win", "from": 1, "tile": "3p", "situation": [],
+         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
+        {"type": "win", "from": None, "tile": "6s", "situation": [],
+         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
+        {"type": "win", "from": None, "tile": "7s", "situation": [],
+         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
+                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
+    ],
+    "bettors": [{"name": "老王", "tile": "1m"}, {"name": "小李", "tile": "9p"}],
+}  # fmt: skip
+
+#: one self-drawn win, then 流局 with three players showing: 查叫 for all three
+DRAWN_RECORD = {
+    "ruleset": "qq",
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 2, "kind": "added", "tile": "5p"},
+        {"type": "win", "from": None, "tile": "4s", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m99m23s"}]},
+    ],
+    "draw": {"hands": {
+        "0": {"concealed": "234m567m22p678p34p"},
+        "2": {"concealed": "111s234s678s9s", "melds": [{"kind": "kong", "tile": "5p"}]},
+        "3": {"concealed": "1357m2468m13799p"},
+    }},
+}  # fmt: skip
 
 RUNS = 5
 
@@ -131,6 +166,18 @@ def main() -> None:
             evaluate(parse_winning_hand(data), "chengdu").as_dict()
 
     row("notation → result with lines (chengdu)", rate(full_path, requests), None, "≥ 50,000/s")
+
+    for label, record, target in (
+        ("settle 血战 record: 2 kongs, 3 wins, 2 bettors", TYPICAL_RECORD, "≥ 5,000/s"),
+        ("settle drawn record: 查叫 for three players", DRAWN_RECORD, "≥ 2,000/s"),
+    ):
+        batch = [record] * 2000
+
+        def settle_all(items):
+            for rec in items:
+                settle(rec).as_dict()
+
+        row(label, rate(settle_all, batch), None, target)
 
     code = (
         "import time,tracemalloc;tracemalloc.start();t=time.perf_counter();"

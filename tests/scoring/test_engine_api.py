@@ -206,3 +206,50 @@ def test_engine_endpoints_are_in_the_api_root(api_client):
     assert endpoints["engine-evaluate"].endswith("/api/v1/engine/evaluate")
     assert endpoints["engine-waits"].endswith("/api/v1/engine/waits")
     assert endpoints["rulesets"].endswith("/api/v1/rulesets/")
+
+
+SETTLE = "/api/v1/engine/settle"
+
+
+def test_settle_a_record(api_client):
+    """S1 平胡 on S2's discard (single mode): S2 pays S1 1; 老王 (6s: 6th from dealer S0 is
+    S1) mirrors S1, so S2 also pays 老王 1. The discarder S2 deals next."""
+    record = {
+        "ruleset": "qq",
+        "mode": "single",
+        "dealer": 0,
+        "events": [
+            {"type": "win", "from": 2, "tile": "4p", "situation": [],
+             "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]}
+        ],
+        "bettors": [{"name": "老王", "tile": "6s"}],
+    }  # fmt: skip
+    response = api_client.post(SETTLE, record, format="json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["totals"] == {"seats": [0, 1, -2, 0], "bettors": [1]}
+    assert data["payments"] == [
+        {"payer": "S2", "payee": "S1", "amount": 1, "reason": "win", "event": 0},
+        {"payer": "S2", "payee": "B0", "amount": 1, "reason": "bettor", "event": 0, "mirrors": 0},
+    ]
+    assert data["next_dealer"] == 2
+    assert data["bettors"] == [{"name": "老王", "tile": "6s", "seat": 1}]
+
+
+def test_settle_reports_every_error_with_its_path(api_client, json_errors):
+    record = {
+        "ruleset": "qq",
+        "dealer": 7,
+        "events": [
+            {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m"},
+            {"type": "win", "from": 1, "tile": "3p",
+             "winners": [{"seat": 2, "concealed": "12p456p789p11s78s"}]},
+        ],
+    }  # fmt: skip
+    response = api_client.post(SETTLE, record, format="json")
+    assert response.status_code == 400
+    errors = {(e["path"], e["code"]) for e in json_errors(response)}
+    assert errors == {
+        ("dealer", "invalid_seat"),
+        ("events[0].from", "direct_kong_without_discarder"),
+    }

@@ -41,3 +41,37 @@ def test_waits():
 def test_bad_notation_is_a_command_error():
     with pytest.raises(CommandError, match=r"winning_tile: .*notation_character"):
         run("evaluate", "2344567p345789s", "--winning", "7x")
+
+
+def test_settle_a_record_file(tmp_path):
+    """S3 暗杠 9s (2 from each of three), S1 清七对 self-draw 16 from each, S2 平胡 on S0's
+    discard 1, draw: S0 花猪 pays the ready S3 16 — totals -35 / +46 / -17 / +6."""
+    record = {
+        "ruleset": "qq",
+        "dealer": 0,
+        "events": [
+            {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
+            {"type": "win", "from": None, "tile": "8p", "situation": [],
+             "winners": [{"seat": 1, "concealed": "2233445566778p", "melds": []}]},
+            {"type": "win", "from": 0, "tile": "9p", "situation": [],
+             "winners": [{"seat": 2, "concealed": "111m234m567m88p99p", "melds": []}]},
+        ],
+        "draw": {"hands": {
+            "0": {"concealed": "123m456p678s1122s", "melds": []},
+            "3": {"concealed": "12345678s55m",
+                  "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}}},
+    }  # fmt: skip
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, ensure_ascii=False))
+    out = run("settle", str(path))
+    assert "Totals: S0 -35  S1 +46  S2 -17  S3 +6" in out
+    assert "Next dealer: dice decide" in out
+    data = json.loads(run("settle", str(path), "--json"))
+    assert data["totals"]["seats"] == [-35, 46, -17, 6]
+
+
+def test_settle_refusal_is_a_command_error(tmp_path):
+    path = tmp_path / "record.json"
+    path.write_text('{"dealer": 9}')
+    with pytest.raises(CommandError, match=r"dealer: .*invalid_seat"):
+        run("settle", str(path))

@@ -8,6 +8,8 @@ python manage.py mahjong waits 1112345678999m --ruleset qq
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -23,6 +25,7 @@ from scoring.engine import (
     readiness,
     resolve_ruleset,
 )
+from scoring.engine.settle import Settlement, settle
 
 UNIT_ZH = {"fan": "番", "multiple": "倍", "points": "分"}
 
@@ -96,11 +99,42 @@ def explain_waits(result: Readiness) -> list[str]:
     return lines
 
 
+def explain_settlement(s: Settlement) -> list[str]:
+    data = s.as_dict()
+    out = []
+    for w in data["wins"]:
+        how = "self-draw" if w["from"] is None else f"on S{w['from']}'s discard"
+        out.append(
+            f"Win  S{w['seat']} {w['pattern']} {how} ({w['tile']}): {w['amount']} from each payer"
+        )
+    for d in data["draw"] or []:
+        state = "花猪" if d["huazhu"] else ("ready" if d["ready"] else "not ready")
+        waits = " ".join(f"{x['tile']}={x['value']}" for x in d["waits"])
+        out.append(f"Draw S{d['seat']} {state} {waits}".rstrip())
+    out.append("Payments:")
+    for p in data["payments"]:
+        stage = "draw" if p["event"] is None else f"event {p['event']}"
+        out.append(
+            f"  {p['payer']:>3} -> {p['payee']:<3} {p['amount']:>5}  {p['reason']:<15}{stage}"
+        )
+    out.append(
+        "Totals: " + "  ".join(f"S{i} {t:+d}" for i, t in enumerate(data["totals"]["seats"]))
+    )
+    for b, total in zip(data["bettors"], data["totals"]["bettors"], strict=True):
+        out.append(f"  bettor {b['name']} (on S{b['seat']}): {total:+d}")
+    nd = data["next_dealer"]
+    out.append(f"Next dealer: {'dice decide' if nd is None else f'S{nd}'}")
+    return out
+
+
 class Command(BaseCommand):
     help = "Evaluate a winning hand or list the waits of a waiting hand with the rules engine."
 
     def add_arguments(self, parser: CommandParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
+        p = sub.add_parser("settle")
+        p.add_argument("record", help="a hand record as a JSON file, or - for standard input")
+        p.add_argument("--json", action="store_true", help="print the API's JSON instead")
         for name in ("evaluate", "waits"):
             p = sub.add_parser(name)
             p.add_argument("tiles", help="concealed tiles, e.g. 1122334455667m or 123万456筒")
@@ -117,6 +151,9 @@ class Command(BaseCommand):
                 p.add_argument("--visible", default="", help="tiles seen elsewhere (死叫/绝张)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["action"] == "settle":
+            self.settle(opts["record"], opts["json"])
+            return
         try:
             ruleset = resolve_ruleset(ruleset_spec(opts["ruleset"], opts["option"]))
             data = {
@@ -148,3 +185,20 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"Ruleset: {ruleset.preset}  ({ruleset.fingerprint[:12]})")
         self.stdout.write("\n".join(text))
+
+    def settle(self, source: str, as_json: bool) -> None:
+        try:
+            text = sys.stdin.read() if source == "-" else Path(source).read_text()
+            result = settle(json.loads(text))
+        except OSError as e:
+            raise CommandError(f"cannot read {source}: {e}") from e
+        except json.JSONDecodeError as e:
+            raise CommandError(f"{source} is not valid JSON: {e}") from e
+        except EngineError as e:
+            raise CommandError(
+                "; ".join(f"{p.path or 'record'}: {p.message} [{p.code}]" for p in e.problems)
+            ) from e
+        if as_json:
+            self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write("\n".join(explain_settlement(result)))
