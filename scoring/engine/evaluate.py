@@ -9,13 +9,12 @@ hand's value depends on the signature alone, so each ruleset memoises one :class
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from .errors import EngineError, Problem, join_path
+from .errors import EngineError, Problem
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS
 from .rulesets import Ruleset, resolve_ruleset
@@ -385,7 +384,7 @@ def check_copies(counts: dict[int, int], path: str) -> list[Problem]:
 
 def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     """Refusals of RULES §5 that concern one winning hand on its own."""
-    p = functools.partial(join_path, path)
+    pre = f"{path}." if path else ""
     problems = []
     n = len(h.concealed) + 3 * len(h.melds) + 1
     if n != 14:
@@ -394,14 +393,20 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
                 "wrong_tile_count",
                 f"a winning hand has 14 effective tiles (concealed + 3 per meld + the winning "
                 f"tile), this one has {n}",
-                p("concealed"),
+                f"{pre}concealed",
             )
         )
-    counts = Counter(h.concealed)
-    counts[h.winning_tile] += 1
+    tiles = sorted((*h.concealed, h.winning_tile))
+    # sorted, so a fifth copy shows as a tile equal to the one four places before it
+    over = {t for t, fifth in zip(tiles, tiles[4:], strict=False) if t == fifth}
     for m in h.melds:
-        counts[m.tile] = counts.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
-    problems += check_copies(counts, p("concealed"))
+        if tiles.count(m.tile) + (4 if m.kind == "kong" else 3) > 4:
+            over.add(m.tile)
+    if over:
+        counts = Counter(tiles)
+        for m in h.melds:
+            counts[m.tile] += 4 if m.kind == "kong" else 3
+        problems += check_copies({t: counts[t] for t in over}, f"{pre}concealed")
     s = h.situation
     if not s:
         return problems
@@ -409,37 +414,39 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     if "kong_flower" in s and not h.self_draw:
         problems.append(
             Problem("kong_flower_not_self_draw", "杠上花 is won on one's own replacement tile "
-                    "(self-draw)", p("situation"))
+                    "(self-draw)", f"{pre}situation")
         )  # fmt: skip
     if "kong_flower" in s and not has_kong:
         problems.append(
             Problem("kong_flower_without_kong", "杠上花 needs a kong of the winner's own",
-                    p("situation"))
+                    f"{pre}situation")
         )  # fmt: skip
     for flag in ("kong_discard", "robbing_kong"):
         if flag in s and h.self_draw:
             problems.append(
                 Problem(f"{flag}_self_draw", f"{flag} is a win on another player's tile, "
-                        "not a self-draw", p("situation"))
+                        "not a self-draw", f"{pre}situation")
             )  # fmt: skip
     if "heavenly" in s and (not h.self_draw or h.melds):
         problems.append(
             Problem("heavenly_impossible", "天胡 is self-drawn on the dealer's first 14 tiles, "
-                    "with no melds", p("situation"))
+                    "with no melds", f"{pre}situation")
         )  # fmt: skip
     if "earthly" in s and h.melds:
         problems.append(
-            Problem("earthly_with_melds", "地胡 comes before any claim: no melds", p("situation"))
+            Problem(
+                "earthly_with_melds", "地胡 comes before any claim: no melds", f"{pre}situation"
+            )
         )
     if "heavenly" in s and "earthly" in s:
         problems.append(
             Problem("situation_conflict", "天胡 (dealer) and 地胡 (non-dealer) exclude each "
-                    "other", p("situation"))
+                    "other", f"{pre}situation")
         )  # fmt: skip
     if len(s & {"kong_flower", "kong_discard", "robbing_kong"}) > 1:
         problems.append(
             Problem("situation_conflict", "杠上花, 杠上炮 and 抢杠 exclude each other",
-                    p("situation"))
+                    f"{pre}situation")
         )  # fmt: skip
     return problems
 
@@ -469,27 +476,34 @@ def evaluate(hand: WinningHand, ruleset: Any = None) -> Evaluation:
 
 def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
     """A winning hand from its JSON form; every problem found is reported at once."""
-    p = functools.partial(join_path, path)
     if not isinstance(data, dict):
         raise EngineError("invalid_hand", "a hand is an object", path)
+    pre = f"{path}." if path else ""
     problems: list[Problem] = []
-
-    def attempt(fn, *args, default=None):
-        try:
-            return fn(*args)
-        except EngineError as e:
-            problems.extend(e.problems)
-            return default
-
-    concealed = attempt(parse_tiles, data.get("concealed", ""), p("concealed"), default=())
-    winning = attempt(parse_tile, data.get("winning_tile"), p("winning_tile"))
-    melds, meld_problems = parse_melds(data.get("melds"), p("melds"))
+    concealed: tuple[int, ...] = ()
+    winning = void = None
+    situation: frozenset[str] = frozenset()
+    try:
+        concealed = parse_tiles(data.get("concealed", ""), f"{pre}concealed")
+    except EngineError as e:
+        problems += e.problems
+    try:
+        winning = parse_tile(data.get("winning_tile"), f"{pre}winning_tile")
+    except EngineError as e:
+        problems += e.problems
+    melds, meld_problems = parse_melds(data.get("melds"), f"{pre}melds")
     problems += meld_problems
     self_draw = data.get("self_draw", False)
     if not isinstance(self_draw, bool):
-        problems.append(Problem("invalid_type", "self_draw is true or false", p("self_draw")))
-    situation = attempt(parse_situation, data.get("situation"), p("situation"), default=frozenset())
-    void = attempt(parse_suit, data.get("declared_void"), p("declared_void"))
+        problems.append(Problem("invalid_type", "self_draw is true or false", f"{pre}self_draw"))
+    try:
+        situation = parse_situation(data.get("situation"), f"{pre}situation")
+    except EngineError as e:
+        problems += e.problems
+    try:
+        void = parse_suit(data.get("declared_void"), f"{pre}declared_void")
+    except EngineError as e:
+        problems += e.problems
     if problems:
         raise EngineError.many(problems)
     return WinningHand(

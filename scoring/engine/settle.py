@@ -268,6 +268,18 @@ def _unknown_fields(c: _Collector, data: dict, allowed: set[str], path: str) -> 
 
 def parse_record(data: Any) -> HandRecord:
     """A hand record from its JSON form; raises EngineError listing every problem found."""
+    record, problems = read_record(data)
+    if problems:
+        raise EngineError.many(problems)
+    return record
+
+
+def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
+    """A hand record and the problems found reading it.
+
+    Where a field is wrong the record carries a stand-in (the default preset, base 1,
+    dealer 0), so the events can still be replayed and their problems reported too.
+    """
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
     c = _Collector()
@@ -311,13 +323,13 @@ def parse_record(data: Any) -> HandRecord:
         for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
             if not _is_int(value) or not 0 <= value <= 16:
                 c.add("invalid_session", f"{key} is a whole number from 0 to 16", f"session.{key}")
-    if c.problems:
-        raise EngineError.many(c.problems)
-    return HandRecord(
+                draws_before = dealer_streak = 0
+    ruleset = ruleset or resolve_ruleset(None)
+    record = HandRecord(
         ruleset=ruleset,
-        base=base,
-        mode=mode or ruleset.options.mode,
-        dealer=dealer,
+        base=base if _is_int(base) and base >= 1 else 1,
+        mode=mode if mode in MODES else ruleset.options.mode,
+        dealer=dealer if dealer is not None else 0,
         declared_void=tuple(voids),
         events=tuple(events),
         draw=draw,
@@ -325,6 +337,7 @@ def parse_record(data: Any) -> HandRecord:
         draws_before=draws_before,
         dealer_streak=dealer_streak,
     )
+    return record, c.problems
 
 
 def _parse_events(c: _Collector, raw: Any) -> list[Kong | Win]:
@@ -470,12 +483,12 @@ class _KongIncome:
 
 
 class _Replay:
-    def __init__(self, rec: HandRecord) -> None:
+    def __init__(self, rec: HandRecord, problems: list[Problem] | None = None) -> None:
         self.rec = rec
         self.r = rec.ruleset
         self.unit = rec.base * session_multiplier(rec)
         self.in_hand = [True, True, True, True]
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = list(problems or ())
         self.payments: list[Payment] = []
         self.incomes: list[_KongIncome] = []
         self.wins: list[WinResult] = []
@@ -631,7 +644,7 @@ class _Replay:
             for p in check_winning_hand(hand, wpath):
                 if p.path.endswith(".situation"):
                     p = Problem(p.code, p.message, f"{path}.situation")
-                if p not in self.problems:
+                if (p.code, p.path) not in {(q.code, q.path) for q in self.problems}:
                     self.problems.append(p)
             self.check_melds(x.seat, x.melds, w.index, f"{wpath}.melds")
             key = hand_key(x.concealed) + TILE_BIT[w.tile]
@@ -879,6 +892,11 @@ class _Replay:
 
 def settle(record: HandRecord | dict) -> Settlement:
     """Replay a hand record and settle it; raises EngineError listing every refusal."""
+    problems: list[Problem] = []
     if not isinstance(record, HandRecord):
-        record = parse_record(record)
-    return _Replay(record).run()
+        record, problems = read_record(record)
+        # a malformed event, shown hand or bettor would only make the replay report
+        # follow-on errors; anything else still lets the events tell their own problems
+        if any(p.path.startswith(("events", "draw", "bettors")) for p in problems):
+            raise EngineError.many(problems)
+    return _Replay(record, problems).run()

@@ -604,8 +604,8 @@ FOUR_HANDS = {
          [-96, 33, 34, 29]),
         # additive: 花猪 16; 查叫 赔小: S1 1, S2 min(1+1, 1, 1) = 1
         ("additive", 1, [16, 16, 16], [1, 1], [-48, 17, 17, 14]),
-        # xuezhan9: 查叫 S1 0 fan → 1, S2 max(1 fan → 2, 0 fan → 1, 0 fan → 1) = 2; 花猪 pays the ready
-        # ones their 查叫 with one more fan: S1 2, S2 4; nothing to the not-ready S3
+        # xuezhan9: 查叫 S1 0 fan → 1, S2 max(1 fan → 2, 0 fan → 1, 0 fan → 1) = 2;
+        # 花猪 pays the ready ones their 查叫 with one more fan: S1 2, S2 4; nothing to S3
         ("xuezhan9", 1, [2, 4, 0], [1, 2], [-6, 3, 6, -3]),
     ],
 )  # fmt: skip
