@@ -30,6 +30,7 @@ from .waits import is_huazhu, wait_valuations
 KONG_KINDS = ("concealed", "direct", "added")
 KONG_REASON = {"concealed": "kong_concealed", "direct": "kong_direct", "added": "kong_added"}
 MODES = ("xuezhan", "single")
+MAX_BETTORS = 32  # each draws a tile from the wall: far more than a table ever has
 
 
 # --- the record --------------------------------------------------------------------------
@@ -209,8 +210,12 @@ class Settlement:
         }
 
 
+SEAT_LABELS = ("S0", "S1", "S2", "S3")
+BETTOR_LABELS = tuple(f"B{i}" for i in range(MAX_BETTORS))
+
+
 def seat_label(seat: int) -> str:
-    return f"S{seat}"
+    return SEAT_LABELS[seat]
 
 
 def session_multiplier(rec: HandRecord) -> int:
@@ -262,6 +267,8 @@ def _seat(c: _Collector, value: Any, path: str, *, optional: bool = False) -> in
 
 
 def _unknown_fields(c: _Collector, data: dict, allowed: set[str], path: str) -> None:
+    if data.keys() <= allowed:
+        return
     for key in sorted(set(data) - allowed):
         c.add("unknown_field", f"unknown field {key!r}", f"{path}.{key}" if path else key)
 
@@ -456,6 +463,10 @@ def _parse_bettors(c: _Collector, raw: Any, dealer: int) -> list[Bettor]:
     if not isinstance(raw, list):
         c.add("invalid_bettors", "bettors is a list", "bettors")
         return []
+    if len(raw) > MAX_BETTORS:
+        c.add("too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table",
+              "bettors")  # fmt: skip
+        return []
     out = []
     for i, b in enumerate(raw):
         path = f"bettors[{i}]"
@@ -550,13 +561,13 @@ class _Replay:
         if self.problems:
             raise EngineError.many(self.problems)
         payments = self.with_bettors()
-        seats = [0, 0, 0, 0]
-        bettors = [0] * len(self.rec.bettors)
+        books = dict.fromkeys((*SEAT_LABELS, *BETTOR_LABELS[: len(self.rec.bettors)]), 0)
         for p in payments:
-            for label, sign in ((p.payer, -1), (p.payee, 1)):
-                book = seats if label[0] == "S" else bettors
-                book[int(label[1:])] += sign * p.amount
-        if sum(seats) + sum(bettors) != 0:  # pragma: no cover - transfers cannot create money
+            books[p.payer] -= p.amount
+            books[p.payee] += p.amount
+        seats = [books[label] for label in SEAT_LABELS]
+        bettors = [books[label] for label in BETTOR_LABELS[: len(self.rec.bettors)]]
+        if sum(books.values()) != 0:  # pragma: no cover - transfers cannot create money
             raise AssertionError("settlement is not zero-sum")
         return Settlement(
             record=self.rec,
@@ -700,14 +711,17 @@ class _Replay:
 
     def check_melds(self, seat: int, melds: tuple[Meld, ...], upto: int, path: str) -> None:
         """Kongs in a shown hand and kong events of that player must match one to one."""
-        events = Counter(
+        made = [
             inc.kong.tile
             for inc in self.incomes
             if inc.kong.seat == seat
             and inc.kong.index < upto
             and inc.kong.index not in self.cancelled
-        )
-        shown = Counter(m.tile for m in melds if m.kind == "kong")
+        ]
+        laid = [m.tile for m in melds if m.kind == "kong"]
+        if not made and not laid:
+            return
+        events, shown = Counter(made), Counter(laid)
         for t in sorted(shown - events):
             self.fail("meld_kong_without_event", f"the kong of {tile_name(t)} in seat {seat}'s "
                       "melds has no kong event", path)  # fmt: skip
@@ -805,7 +819,10 @@ class _Replay:
     def seen_tiles(self) -> Counter:
         """Every copy the record shows: hands, melds, winning tiles, unshown kongs, 叫马 tiles."""
         if self._seen is None:
-            self._seen = Counter(t for tiles, _ in self.record_parts() for t in tiles)
+            tiles: list[int] = []
+            for part, _ in self.record_parts():
+                tiles += part
+            self._seen = Counter(tiles)
         return self._seen
 
     def record_parts(self):
@@ -862,17 +879,20 @@ class _Replay:
         for p in self.payments:
             k = len(out)
             out.append(p)
-            payer, payee = int(p.payer[1:]), int(p.payee[1:])
+            payer, payee = SEAT_LABELS.index(p.payer), SEAT_LABELS.index(p.payee)
             for b, bettor in enumerate(bettors):
                 if bettor.seat == payee:
-                    out.append(Payment(p.payer, f"B{b}", p.amount, "bettor", p.event, k))
+                    out.append(Payment(p.payer, BETTOR_LABELS[b], p.amount, "bettor", p.event, k))
                 if bettor.seat == payer:
-                    out.append(Payment(f"B{b}", p.payee, p.amount, "bettor", p.event, k))
+                    out.append(Payment(BETTOR_LABELS[b], p.payee, p.amount, "bettor", p.event, k))
             if eats:  # 马吃马: the payer's bettors also pay the payee's bettors
                 for b, giver in enumerate(bettors):
                     for c, taker in enumerate(bettors):
                         if giver.seat == payer and taker.seat == payee:
-                            out.append(Payment(f"B{b}", f"B{c}", p.amount, "bettor", p.event, k))
+                            out.append(
+                                Payment(BETTOR_LABELS[b], BETTOR_LABELS[c], p.amount, "bettor",
+                                        p.event, k)
+                            )  # fmt: skip
         return out
 
     def next_dealer(self) -> int | None:
