@@ -1,1 +1,231 @@
-# Models for this app are added by later issues.
+"""Clubs, the people who play in them, and the tables they sit at.
+
+A :class:`Player` is one person across the whole service; a :class:`Membership` gives him a
+role in one club. A :class:`TableSession` (一桌) seats four players of a club under one
+ruleset snapshot; its hands live in the ``scoring`` app.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Club(models.Model):
+    """A mahjong club (俱乐部): its default rules, stake and who may see its results."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Public: results and ranking pages are open to everyone"
+        MEMBERS = "members", "Members only"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    ruleset = models.ForeignKey(
+        "scoring.RulesetSnapshot", on_delete=models.PROTECT, related_name="clubs"
+    )
+    base = models.PositiveIntegerField(default=1, help_text="base stake (底) of a new session")
+    time_zone = models.CharField(max_length=64, default="Asia/Shanghai")
+    unit_label = models.CharField(max_length=16, default="分", help_text="currency or unit")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility == self.Visibility.PUBLIC
+
+
+class Player(models.Model):
+    """A person who plays (玩家): one player across every club, optionally with a login."""
+
+    name = models.CharField(max_length=80)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    """Roles in a club, each including the rights of those below it."""
+
+    OWNER = "owner", "Owner"
+    ORGANISER = "organiser", "Organiser"
+    SCORER = "scorer", "Scorer"
+    MEMBER = "member", "Member"
+
+
+ROLE_RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.ORGANISER: 3, Role.OWNER: 4}
+
+
+class Membership(models.Model):
+    """A player's place in a club, with his role and the name the club knows him by."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    display_name = models.CharField(max_length=80, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.club} ({self.role})"
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.player.name
+
+
+class TableSession(models.Model):
+    """一桌: four players of a club at one table under one ruleset, hand after hand."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        CLOSED = "closed", "Closed"
+
+    class Mode(models.TextChoices):
+        XUEZHAN = "xuezhan", "血战到底 (blood battle)"
+        SINGLE = "single", "普通 (hand ends at the first win)"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
+    started_at = models.DateTimeField()
+    ruleset = models.ForeignKey(
+        "scoring.RulesetSnapshot", on_delete=models.PROTECT, related_name="sessions"
+    )
+    base = models.PositiveIntegerField(default=1)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.XUEZHAN)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    notes = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        indexes = [models.Index(fields=["club", "-started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.club} table {self.pk} ({self.started_at:%Y-%m-%d})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
+class Seat(models.Model):
+    """A seat (0–3, in play order) of a table session and the player in it."""
+
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(condition=Q(number__lte=3), name="seat_number_0_to_3"),
+        ]
+
+    def __str__(self) -> str:
+        return f"S{self.number}: {self.player}"
+
+
+class Bettor(models.Model):
+    """叫马: someone standing behind the table who bets on the seat his tile names each hand.
+
+    Either a player of the service or a guest known only by name.
+    """
+
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="bettors")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="bets"
+    )
+    guest_name = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | ~Q(guest_name=""),
+                name="bettor_is_player_or_named_guest",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.player.name if self.player_id else self.guest_name
+
+
+class SessionResult(models.Model):
+    """Final-result entry: a session's total for one player or bettor, when a club only
+    notes totals. Such a session has no hands; its results sum to zero."""
+
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="results"
+    )
+    bettor = models.ForeignKey(
+        Bettor, null=True, blank=True, on_delete=models.CASCADE, related_name="results"
+    )
+    total = models.IntegerField()
+
+    class Meta:
+        ordering = ["session", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player__isnull=False, bettor__isnull=True)
+                | Q(player__isnull=True, bettor__isnull=False),
+                name="result_for_player_or_bettor",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player or self.bettor}: {self.total:+d}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a POST sent with an ``Idempotency-Key``, replayed on retries."""
+
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    path = models.CharField(max_length=300)
+    body_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.path})"

@@ -1,0 +1,26 @@
+"""Object-level access to a club's data.
+
+Reading: public clubs are open to everyone; a members-only club's data is visible to its
+members only (to anyone else it does not exist: 404). Writing needs a login (401) and at
+least the role an action names (403): owner > organiser > scorer > member.
+"""
+
+from __future__ import annotations
+
+from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+
+from clubs.models import Club
+from clubs.selectors import can_read, has_role
+
+
+def authorize(request, club: Club, role: str | None = None) -> None:
+    """Raise unless the request may read the club's data and, given a role, act with it."""
+    user = request.user
+    if not can_read(user, club):
+        raise NotFound("no such club")
+    if role is None:
+        return
+    if not user.is_authenticated:
+        raise NotAuthenticated()
+    if not has_role(user, club, role):
+        raise PermissionDenied(f"this needs the {role} role in {club.name}")

@@ -1,0 +1,110 @@
+"""Reads of the clubs app: who may see what, and totals recomputed from payments.
+
+Totals are never stored: a session's total for a player is what he received minus what he
+paid in the payments of its live hands, or his final-result entry.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.db.models import Q, QuerySet, Sum
+
+from clubs.models import ROLE_RANK, Club, Membership, Player, Role, SessionResult, TableSession
+from scoring.models import Payment
+
+
+def membership_of(user, club: Club) -> Membership | None:
+    if not user or not user.is_authenticated:
+        return None
+    cache = getattr(user, "_memberships", None)
+    if cache is None:
+        cache = user._memberships = {
+            m.club_id: m for m in Membership.objects.filter(player__user=user)
+        }
+    return cache.get(club.pk)
+
+
+def has_role(user, club: Club, role: str) -> bool:
+    """At least ``role`` in the club (owner > organiser > scorer > member); staff may all."""
+    if user and user.is_authenticated and user.is_superuser:
+        return True
+    m = membership_of(user, club)
+    return m is not None and ROLE_RANK[m.role] >= ROLE_RANK[role]
+
+
+def can_read(user, club: Club) -> bool:
+    return club.is_public or has_role(user, club, Role.MEMBER)
+
+
+def clubs_visible_to(user) -> QuerySet[Club]:
+    qs = Club.objects.select_related("ruleset")
+    if user and user.is_authenticated and user.is_superuser:
+        return qs
+    if user and user.is_authenticated:
+        return qs.filter(
+            Q(visibility=Club.Visibility.PUBLIC) | Q(memberships__player__user=user)
+        ).distinct()
+    return qs.filter(visibility=Club.Visibility.PUBLIC)
+
+
+def sessions_of(club: Club) -> QuerySet[TableSession]:
+    return (
+        TableSession.objects.filter(club=club)
+        .select_related("ruleset", "club")
+        .prefetch_related("seats__player", "bettors__player")
+    )
+
+
+def session_totals(*, session_id: int) -> dict[str, dict[int, int]]:
+    """Totals of one session by player id and by bettor id."""
+    return _totals(Q(hand__session_id=session_id), Q(session_id=session_id))[session_id]
+
+
+def _totals(payment_filter: Q, result_filter: Q) -> dict[int, dict[str, dict[int, int]]]:
+    """{session id: {"players": {id: total}, "bettors": {id: total}}} from payments + results."""
+    out: dict[int, dict[str, dict[int, int]]] = defaultdict(
+        lambda: {"players": defaultdict(int), "bettors": defaultdict(int)}
+    )
+    live = Payment.objects.filter(payment_filter, hand__is_deleted=False)
+    for side, sign in (("payee", 1), ("payer", -1)):
+        for kind in ("player", "bettor"):
+            field = f"{side}_{kind}"
+            rows = (
+                live.filter(**{f"{field}__isnull": False})
+                .values("hand__session_id", field)
+                .annotate(total=Sum("amount"))
+            )
+            for row in rows:
+                book = out[row["hand__session_id"]][f"{kind}s"]
+                book[row[field]] += sign * row["total"]
+    for r in SessionResult.objects.filter(result_filter):
+        if r.player_id:
+            out[r.session_id]["players"][r.player_id] += r.total
+        else:
+            out[r.session_id]["bettors"][r.bettor_id] += r.total
+    return out
+
+
+def sessions_totals(session_ids: list[int]) -> dict[int, dict[str, dict[int, int]]]:
+    return _totals(Q(hand__session_id__in=session_ids), Q(session_id__in=session_ids))
+
+
+def player_sessions(*, player: Player, user) -> list[dict]:
+    """The sessions a player sat in that the user may see, oldest first, each with the
+    player's total and his running total (累计) up to it."""
+    sessions = [
+        s
+        for s in TableSession.objects.filter(seats__player=player)
+        .select_related("club")
+        .order_by("started_at", "id")
+        if can_read(user, s.club)
+    ]
+    totals = sessions_totals([s.pk for s in sessions])
+    running = 0
+    out = []
+    for s in sessions:
+        total = totals[s.pk]["players"].get(player.pk, 0)
+        running += total
+        out.append({"session": s, "total": total, "running_total": running})
+    return out
