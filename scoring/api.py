@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import ApiError
+from config.pagination import StandardPagination
 from scoring.engine import (
     PRESETS,
     SITUATIONS,
@@ -186,18 +187,11 @@ class RulesetListView(EngineView):
     @extend_schema(operation_id="rulesets_list", responses={200: dict})
     def get(self, request: Request) -> Response:
         presets = [describe_preset(name) for name in PRESETS]
-        page = self.paginator.paginate_queryset(presets, request, view=self)
-        response = self.paginator.get_paginated_response(page)
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(presets, request, view=self)
+        response = paginator.get_paginated_response(page)
         response.data["options"] = option_schema()
         return response
-
-    @property
-    def paginator(self):
-        if not hasattr(self, "_paginator"):
-            from config.pagination import StandardPagination
-
-            self._paginator = StandardPagination()
-        return self._paginator
 
 
 class RulesetDetailView(EngineView):

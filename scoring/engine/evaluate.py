@@ -33,7 +33,7 @@ from .shapes import (
     combine_info,
     hand_key,
 )
-from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
+from .tiles import parse_suit, parse_tile, parse_tiles, tile_name
 
 THREE_SUITS = "three_suits"
 DECLARED_VOID_SUIT = "declared_void_suit"
@@ -533,10 +533,6 @@ def parse_situation(data: Any, path: str) -> frozenset[str]:
     if problems:
         raise EngineError.many(problems)
     return frozenset(data)
-
-
-def describe_hand(h: WinningHand) -> str:
-    return format_tiles((*h.concealed, h.winning_tile))
 
 
 __all__ = [
