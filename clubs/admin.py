@@ -1,1 +1,314 @@
-# Admin registrations for this app's models.
+"""Admin of the clubs app: clubs, players, memberships, table sessions and what hangs off them.
+
+An organiser can fix data here without the API, but never around the engine: once a session
+has hands its seats, bettors and rules are read-only (the stored payments name them), its
+status changes only through the close/reopen actions (``clubs.services``), and hands are
+view-only (``scoring.admin``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
+from django.utils.html import format_html
+from rest_framework.exceptions import APIException
+
+from clubs.models import (
+    Bettor,
+    Club,
+    IdempotentRequest,
+    Membership,
+    Player,
+    Seat,
+    SessionResult,
+    TableSession,
+)
+from clubs.services import session_close, session_reopen
+from scoring.admin import ReadOnlyAdminMixin, ReadOnlyInline, pretty_json, service_error_text
+from scoring.admin import wins_summary as hand_wins
+from scoring.models import Hand
+
+
+def has_hands(session: TableSession | None) -> bool:
+    return session is not None and session.pk is not None and session.hands.exists()
+
+
+# --- clubs, players, memberships ---------------------------------------------------------------
+
+
+class ClubMembershipInline(admin.TabularInline):
+    model = Membership
+    fields = ("player", "role", "display_name", "joined_at")
+    readonly_fields = ("joined_at",)
+    autocomplete_fields = ("player",)
+    extra = 0
+
+
+class PlayerMembershipInline(admin.TabularInline):
+    model = Membership
+    fields = ("club", "role", "display_name", "joined_at")
+    readonly_fields = ("joined_at",)
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "slug",
+        "visibility",
+        "ruleset",
+        "base",
+        "unit_label",
+        "members",
+        "sessions",
+        "created_at",
+    )
+    list_filter = ("visibility", "ruleset__preset", "time_zone")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    list_select_related = ("ruleset",)
+    date_hierarchy = "created_at"
+    readonly_fields = ("created_at",)
+    inlines = (ClubMembershipInline,)
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                n_members=Count("memberships", distinct=True),
+                n_sessions=Count("sessions", distinct=True),
+            )
+        )
+
+    @admin.display(description="members", ordering="n_members")
+    def members(self, obj: Club) -> int:
+        return obj.n_members
+
+    @admin.display(description="sessions", ordering="n_sessions")
+    def sessions(self, obj: Club) -> int:
+        return obj.n_sessions
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "user", "clubs", "created_at")
+    list_filter = ("memberships__club", ("user", admin.EmptyFieldListFilter))
+    search_fields = ("name", "user__username", "user__email", "memberships__display_name")
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+    readonly_fields = ("created_at",)
+    raw_id_fields = ("user",)
+    inlines = (PlayerMembershipInline,)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("memberships__club")
+
+    @admin.display(description="clubs")
+    def clubs(self, obj: Player) -> str:
+        return ", ".join(f"{m.club} ({m.role})" for m in obj.memberships.all()) or "—"
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("player", "club", "role", "display_name", "joined_at")
+    list_filter = ("role", "club")
+    search_fields = ("player__name", "display_name", "club__name", "club__slug")
+    list_select_related = ("player", "club")
+    autocomplete_fields = ("player", "club")
+    date_hierarchy = "joined_at"
+    readonly_fields = ("joined_at",)
+
+
+# --- table sessions ----------------------------------------------------------------------------
+
+
+class FrozenWithHandsInline(admin.TabularInline):
+    """Editable until the session's first hand; the stored hands and payments name them."""
+
+    extra = 0
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return not has_hands(obj) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not has_hands(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not has_hands(obj) and super().has_delete_permission(request, obj)
+
+
+class SeatInline(FrozenWithHandsInline):
+    model = Seat
+    fields = ("number", "player")
+    autocomplete_fields = ("player",)
+    max_num = 4
+
+
+class BettorInline(FrozenWithHandsInline):
+    model = Bettor
+    fields = ("player", "guest_name")
+    autocomplete_fields = ("player",)
+
+
+class HandInline(ReadOnlyInline):
+    model = Hand
+    fields = (
+        "number",
+        "dealer",
+        "wins",
+        "revision",
+        "is_deleted",
+        "deleted_reason",
+        "entered_by",
+        "entered_at",
+    )
+    readonly_fields = fields
+    show_change_link = True
+
+    @admin.display(description="wins")
+    def wins(self, obj: Hand) -> str:
+        return hand_wins(obj.settlement)
+
+
+class SessionResultInline(ReadOnlyInline):
+    model = SessionResult
+    fields = ("player", "bettor", "total")
+    readonly_fields = fields
+
+
+@admin.register(TableSession)
+class TableSessionAdmin(admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "club",
+        "started_at",
+        "status",
+        "mode",
+        "base",
+        "players",
+        "hand_count",
+        "closed_at",
+    )
+    list_filter = ("status", "mode", "club", "ruleset__preset")
+    search_fields = (
+        "club__name",
+        "club__slug",
+        "notes",
+        "seats__player__name",
+        "bettors__guest_name",
+        "bettors__player__name",
+    )
+    list_select_related = ("club",)
+    date_hierarchy = "started_at"
+    autocomplete_fields = ("club",)
+    inlines = (SeatInline, BettorInline, HandInline, SessionResultInline)
+    actions = ("close_sessions", "reopen_sessions")
+    always_readonly = ("status", "closed_at", "created_by", "created_at")
+
+    def get_queryset(self, request):
+        live = Q(hands__is_deleted=False)
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(n_hands=Count("hands", filter=live, distinct=True))
+            .prefetch_related("seats__player")
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = self.always_readonly
+        if has_hands(obj):  # the hands were settled under these rules
+            fields += ("club", "ruleset", "base", "mode")
+        return fields
+
+    def save_model(self, request, obj, form, change):
+        if not change and obj.created_by_id is None:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description="players")
+    def players(self, obj: TableSession) -> str:
+        return " · ".join(f"S{s.number} {s.player}" for s in obj.seats.all())
+
+    @admin.display(description="hands", ordering="n_hands")
+    def hand_count(self, obj: TableSession):
+        url = reverse("admin:scoring_hand_changelist") + f"?session__id__exact={obj.pk}"
+        return format_html('<a href="{}">{}</a>', url, obj.n_hands)
+
+    def _apply(self, request, queryset: QuerySet[TableSession], service, verb: str) -> None:
+        done = 0
+        for session in queryset:
+            try:
+                service(session=session)
+            except APIException as e:
+                self.message_user(request, f"{session}: {service_error_text(e)}", messages.ERROR)
+            else:
+                done += 1
+        self.message_user(request, f"{verb} {done} session(s).", messages.SUCCESS)
+
+    @admin.action(description="Close the selected sessions", permissions=("change",))
+    def close_sessions(self, request, queryset):
+        self._apply(
+            request, queryset.filter(status=TableSession.Status.OPEN), session_close, "Closed"
+        )
+
+    @admin.action(description="Reopen the selected sessions", permissions=("change",))
+    def reopen_sessions(self, request, queryset):
+        self._apply(
+            request, queryset.filter(status=TableSession.Status.CLOSED), session_reopen, "Reopened"
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("session", "number", "player")
+    list_filter = ("number", "session__club", "session__status")
+    search_fields = ("player__name", "session__club__name")
+    list_select_related = ("session__club", "player")
+    autocomplete_fields = ("player",)
+    raw_id_fields = ("session",)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return not has_hands(obj and obj.session) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not has_hands(obj and obj.session) and super().has_delete_permission(request, obj)
+
+
+@admin.register(Bettor)
+class BettorAdmin(SeatAdmin):
+    list_display = ("__str__", "session", "player", "guest_name")
+    list_filter = ("session__club", "session__status", ("player", admin.EmptyFieldListFilter))
+    search_fields = ("guest_name", "player__name", "session__club__name")
+
+
+@admin.register(SessionResult)
+class SessionResultAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Entered through the API as one zero-sum set per session: view-only here."""
+
+    list_display = ("session", "player", "bettor", "total")
+    list_filter = ("session__club",)
+    search_fields = ("player__name", "bettor__guest_name", "session__club__name")
+    list_select_related = ("session__club", "player", "bettor__player")
+
+
+@admin.register(IdempotentRequest)
+class IdempotentRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Stored first answers to POSTs: viewable; deletable, so a stale key can be released."""
+
+    list_display = ("key", "user", "path", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("key", "path", "user__username")
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+    fields = ("key", "user", "path", "body_hash", "status", "created_at", "response_json")
+    readonly_fields = fields
+
+    @admin.display(description="response")
+    def response_json(self, obj: IdempotentRequest):
+        return pretty_json(obj.response)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("clubs.delete_idempotentrequest")

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated, NotFound
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -39,9 +39,10 @@ from scoring import services as scoring_services
 
 
 class ApiView(IdempotentPostMixin, APIView):
-    """Access is decided per object (``authorize``), not per view."""
+    """Access is decided per object (``authorize``); the view only asks anonymous writers to
+    log in (401) before any lookup, so a 401 or 404 never tells them whether a club exists."""
 
-    permission_classes = [AllowAny]
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     def paginate(self, request: Request, items, serializer, **context) -> Response:
         paginator = StandardPagination()
@@ -110,8 +111,7 @@ class ClubDetailView(ApiView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, slug: str) -> Response:
-        club = club_for(request, slug, Role.OWNER)
-        club.delete()
+        services.club_delete(club=club_for(request, slug, Role.OWNER))
         return Response(status=204)
 
 
@@ -234,10 +234,7 @@ class SessionDetailView(ApiView):
     def patch(self, request: Request, pk: int) -> Response:
         session = session_for(request, pk, Role.ORGANISER)
         data = self.valid(SessionUpdateSerializer, request, partial=True)
-        for key, value in data.items():
-            setattr(session, key, value)
-        session.save(update_fields=list(data) or None)
-        return session_response(request, session)
+        return session_response(request, services.session_update(session=session, **data))
 
 
 class SessionCloseView(ApiView):

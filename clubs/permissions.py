@@ -1,13 +1,15 @@
 """Object-level access to a club's data.
 
 Reading: public clubs are open to everyone; a members-only club's data is visible to its
-members only (to anyone else it does not exist: 404). Writing needs a login (401) and at
-least the role an action names (403): owner > organiser > scorer > member.
+members only (to anyone else it does not exist: 404). Writing needs a login (401, whatever
+the club: asking to log in reveals nothing) and at least the role an action names (403):
+owner > organiser > scorer > member.
 """
 
 from __future__ import annotations
 
 from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
+from rest_framework.permissions import SAFE_METHODS
 
 from clubs.models import Club
 from clubs.selectors import can_read, has_role
@@ -16,6 +18,8 @@ from clubs.selectors import can_read, has_role
 def authorize(request, club: Club, role: str | None = None) -> None:
     """Raise unless the request may read the club's data and, given a role, act with it."""
     user = request.user
+    if role is not None and request.method not in SAFE_METHODS and not user.is_authenticated:
+        raise NotAuthenticated()
     if not can_read(user, club):
         raise NotFound("no such club")
     if role is None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from clubs.models import Bettor, Club, Membership, Player, Role, Seat, TableSession
 from config.errors import ApiError, Conflict
+from scoring.models import Payment
 from scoring.services import ruleset_snapshot_get_or_create
 
 
@@ -60,6 +61,16 @@ def club_update(*, club: Club, **fields: Any) -> Club:
         setattr(club, key, value)
     club.save()
     return club
+
+
+@transaction.atomic
+def club_delete(*, club: Club) -> None:
+    """Delete a club and all of its data (members, sessions, hands); its players remain.
+
+    Payments go first: they protect the 叫马 bettors they name, who go with their sessions.
+    """
+    Payment.objects.filter(hand__session__club=club).delete()
+    club.delete()
 
 
 @transaction.atomic
@@ -150,6 +161,16 @@ def session_create(
                                   "each bettor needs a distinct name")  # fmt: skip
         names.add(bettor.name)
         bettor.save()
+    return session
+
+
+@transaction.atomic
+def session_update(*, session: TableSession, **fields: Any) -> TableSession:
+    """Change a session's start time or notes (its table and rules stay as opened)."""
+    for key, value in fields.items():
+        setattr(session, key, value)
+    if fields:
+        session.save(update_fields=list(fields))
     return session
 
 

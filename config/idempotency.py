@@ -2,8 +2,9 @@
 
 The key is scoped to the user. The first successful answer is stored in the same transaction as
 the write it answers, so either both happen or neither; a second request racing with the same
-key loses on the unique constraint, its write is rolled back, and it answers like a retry. The
-same key with another body or path is a 409.
+key loses on the unique constraint, its write is rolled back, and it answers like a retry; so
+does one whose write was refused because of the first one's (a hand number or slug taken by
+it). The same key with another body or path is a 409.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import json
 
 from django.db import IntegrityError, transaction
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -76,7 +78,9 @@ def _idempotent(request: Request, key: str, handler, *args, **kwargs) -> Respons
                     status=response.status_code,
                     response=json.loads(json.dumps(response.data, default=str)),
                 )
-    except IntegrityError:
+    except (IntegrityError, APIException):
+        # Racing with a first request under the same key, this one blocked on its locks and
+        # failed once it committed (on the key itself, or e.g. ``hand_exists``): a retry.
         prior = _stored(request, key)
         if prior is None:
             raise

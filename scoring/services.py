@@ -247,6 +247,7 @@ def session_result_enter(*, session: TableSession, totals: list[dict[str, Any]],
     problems = []
     rows = []
     players_given = set()
+    bettors_given = set()
     for i, item in enumerate(totals):
         player, bettor, total = item.get("player"), item.get("bettor"), item.get("total")
         path = f"totals[{i}]"
@@ -263,8 +264,12 @@ def session_result_enter(*, session: TableSession, totals: list[dict[str, Any]],
             problems.append(problem(f"{path}.bettor", "unknown_bettor", "no such bettor here"))
         if player in players_given:
             problems.append(problem(f"{path}.player", "duplicate", "a player has one total"))
+        if bettor in bettors_given:
+            problems.append(problem(f"{path}.bettor", "duplicate", "a bettor has one total"))
         if player is not None:
             players_given.add(player)
+        if bettor is not None:
+            bettors_given.add(bettor)
         rows.append(SessionResult(session=session, player_id=player, bettor_id=bettor, total=total))
     if not problems and players_given != seated:
         message = "give a total for each of the four seated players"

@@ -1,7 +1,8 @@
 """``manage.py demo``: idempotent demo data for ``make run``.
 
-Creates (or resets) an admin superuser and prints how to log in. Later issues add their own
-demo data by adding a step to ``Command.steps`` (each step must be idempotent).
+Creates (or resets) an admin superuser and prints how to log in, then adds the demo club
+(``clubs.demo``) owned by that login. Later issues add their own demo data by adding a step
+to ``Command.steps`` (each step must be idempotent).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from rest_framework.authtoken.models import Token
+
+from clubs.demo import demo_club_create
 
 DEFAULT_USERNAME = "admin"
 DEFAULT_PASSWORD = "xuezhan-admin"
@@ -37,7 +40,7 @@ class Command(BaseCommand):
     @property
     def steps(self):
         """Ordered demo steps; each is ``callable(options) -> None`` and must be idempotent."""
-        return [self.create_admin]
+        return [self.create_admin, self.create_club]
 
     def handle(self, *args, **options):
         if getattr(settings, "PRODUCTION", False) and not options["force"]:
@@ -64,3 +67,10 @@ class Command(BaseCommand):
         self.stdout.write(f"  password: {password}")
         self.stdout.write(f"  API token: {token.key}")
         self.stdout.write("  admin: http://127.0.0.1:8000/admin/")
+
+    def create_club(self, options) -> None:
+        summary = demo_club_create(username=options["username"])
+        style = self.style.SUCCESS if summary.club else self.style.NOTICE
+        self.stdout.write(style(str(summary)))
+        if summary.club:
+            self.stdout.write(f"  club: http://127.0.0.1:8000/api/v1/clubs/{summary.club.slug}/")

@@ -1,0 +1,585 @@
+"""Hands recorded through the API, against PostgreSQL, served by gunicorn.
+
+Run by ``make bench`` (never part of ``make test``). Target (issue "Clubs"): at 16 concurrent
+clients on a 2-core machine, POST /api/v1/sessions/{id}/hands/ sustains ≥ 150 hands/s with
+p99 ≤ 100 ms.
+
+What it does: drop and recreate the database ``xuezhan_bench`` on 127.0.0.1:5432 (user
+postgres; a "skipped: …" line and exit 0 when PostgreSQL does not answer), migrate it, create
+one club with 16 open tables (four seated players and two guest 叫马 bettors each) and one scorer
+with a token per table, start gunicorn on a free port of 127.0.0.1 with DEBUG off, then let 16
+client threads (one per table, keep-alive HTTP/1.1) post valid hands for a warm-up and a measured
+window (gunicorn's sync workers answer ``Connection: close``; the clients then reconnect). The
+same load against the stateless POST /api/v1/engine/settle and GET /healthz is the reference
+printed beside it. gunicorn is always stopped at the end.
+
+Beside rate and latency it prints the CPU each request cost (Linux /proc): gunicorn's workers,
+the PostgreSQL backends of the bench database (persistent connections only) and the clients,
+with the capacity that implies if the server had every core, and how much CPU other processes
+took meanwhile, so a run on a busy machine can still be read.
+
+Server settings, as production would run them: ``DB_CONN_MAX_AGE=600`` (persistent connections),
+throttles raised out of the way, ``LOG_LEVEL=WARNING``, no ``CELERY_BROKER_URL`` (the
+``session_changed`` task runs eagerly after each commit, in the request; set
+``BENCH_CELERY_BROKER_URL=redis://…`` to queue it instead — nothing consumes it here).
+
+Environment knobs (all optional): BENCH_SECONDS (20), BENCH_WARMUP (3), BENCH_REF_SECONDS (8),
+BENCH_CLIENTS (16), BENCH_WORKERS (3), BENCH_WORKER_CLASS (sync), BENCH_THREADS (1),
+BENCH_CONN_MAX_AGE (600), BENCH_CELERY_BROKER_URL (unset), BENCH_PG (host=127.0.0.1 port=5432
+user=postgres), BENCH_DB (xuezhan_bench).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+TARGET_RATE = 150.0  # hands/s
+TARGET_P99_MS = 100.0
+HOST = "127.0.0.1"
+
+SECONDS = float(os.environ.get("BENCH_SECONDS", "20"))
+WARMUP = float(os.environ.get("BENCH_WARMUP", "3"))
+REF_SECONDS = float(os.environ.get("BENCH_REF_SECONDS", "8"))
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "16"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
+WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "sync")
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+CONN_MAX_AGE = os.environ.get("BENCH_CONN_MAX_AGE", "600")
+BROKER = os.environ.get("BENCH_CELERY_BROKER_URL", "")
+PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
+DB = os.environ.get("BENCH_DB", "xuezhan_bench")
+DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB}"
+
+#: logged once by each worker when Celery runs eagerly (broker "memory://"): not worth showing
+NOISE = "kombu.connection: No hostname was supplied"
+
+#: every loop is bounded in time and in count
+MAX_REQUESTS_PER_CLIENT = 200_000
+REQUEST_TIMEOUT = 10.0
+STARTUP_TIMEOUT = 60.0
+STOP_TIMEOUT = 10.0
+
+#: S1 平胡 on S2's discard: one payment
+PINGHU = {
+    "dealer": 0,
+    "events": [
+        {"type": "win", "from": 2, "tile": "4p", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]},
+    ],
+    "draw": None,
+}  # fmt: skip
+#: 血战: two kongs and three wins (two self-drawn), with or without the two 叫马 bettors
+XUEZHAN = {
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
+        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
+        {"type": "win", "from": 1, "tile": "3p", "situation": [],
+         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
+        {"type": "win", "from": None, "tile": "6s", "situation": [],
+         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
+        {"type": "win", "from": None, "tile": "7s", "situation": [],
+         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
+                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
+    ],
+}  # fmt: skip
+BETTORS = ("老王", "小李")
+XUEZHAN_BET = {
+    **XUEZHAN,
+    "bettors": [{"name": "老王", "tile": "1m"}, {"name": "小李", "tile": "9p"}],
+}
+#: what each client posts, in turn (numbers omitted: the server gives the next one)
+HANDS = (PINGHU, XUEZHAN, XUEZHAN_BET)
+
+
+# --- PostgreSQL and Django ----------------------------------------------------------------------
+
+
+def recreate_database() -> str | None:
+    """Drop and create the bench database; the reason it cannot be done, or None."""
+    try:
+        import psycopg
+    except ImportError as e:
+        return f"psycopg is not installed ({e})"
+    try:
+        with psycopg.connect(f"{PG} dbname=postgres", connect_timeout=3, autocommit=True) as c:
+            c.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
+            c.execute(f'CREATE DATABASE "{DB}"')
+    except psycopg.Error as e:
+        return f"PostgreSQL at {PG!r} is not usable: {str(e).strip().splitlines()[0]}"
+    return None
+
+
+#: environment the bench decides for the server (the caller's values are dropped)
+SERVER_PREFIXES = ("THROTTLE_", "CELERY_", "DJANGO_", "DB_", "CACHE_", "DEBUG", "DATABASE_URL")
+
+
+def server_environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith((*SERVER_PREFIXES, "BENCH_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_ENV="development",
+        DEBUG="false",
+        DATABASE_URL=DATABASE_URL,
+        DB_CONN_MAX_AGE=CONN_MAX_AGE,
+        CACHE_URL="locmemcache://xuezhan-bench",
+        THROTTLE_ANON="100000000/min",
+        THROTTLE_USER="100000000/min",
+        THROTTLE_ENGINE="100000000/min",
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
+    env.pop("PYTHONDEVMODE", None)
+    if BROKER:
+        env["CELERY_BROKER_URL"] = BROKER
+    return env
+
+
+def setup_data() -> tuple[list[int], list[str], int, list[int]]:
+    """Migrate; one club, CLIENTS open tables with a scorer each: (session ids, tokens,
+    queries of one hand submission measured in-process, payments of each posted hand)."""
+    for key in [k for k in os.environ if k.startswith(SERVER_PREFIXES)]:
+        os.environ.pop(key)
+    os.environ.update(server_environment())
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection, connections
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.authtoken.models import Token
+
+    from clubs import services
+    from clubs.models import Membership, Role
+    from scoring.engine.settle import settle
+
+    call_command("migrate", verbosity=0, interactive=False)
+    users = get_user_model().objects
+    owner = users.create_user("bench-owner", password="bench-pass-word-1")
+    club = services.club_create(name="Bench club", slug="bench", user=owner, ruleset="qq")
+    sessions, tokens = [], []
+    for t in range(CLIENTS):
+        players = [services.player_create(club=club, name=f"T{t} P{s}").player for s in range(4)]
+        scorer = users.create_user(f"bench-scorer-{t}", password="bench-pass-word-1")
+        Membership.objects.create(
+            club=club, player=services.player_for_user(scorer), role=Role.SCORER
+        )
+        session = services.session_create(
+            club=club,
+            players=players,
+            user=owner,
+            bettors=[{"guest_name": name} for name in BETTORS],
+        )
+        sessions.append(session.pk)
+        tokens.append(Token.objects.create(user=scorer).key)
+
+    # Queries of one submission, in-process (same code path; tasks eager after the commit).
+    probe = services.session_create(club=club, players=players, user=owner)
+    client = Client(HTTP_AUTHORIZATION=f"Token {tokens[-1]}")
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/v1/sessions/{probe.pk}/hands/", XUEZHAN, content_type="application/json"
+        )
+    if response.status_code != 201:
+        raise SystemExit(f"in-process probe failed: {response.status_code} {response.content!r}")
+    connections.close_all()
+    table = {"ruleset": "qq", "base": 1, "mode": "xuezhan"}
+    payments = [len(settle({**h, **table}).payments) for h in HANDS]
+    return sessions, tokens, len(queries), payments
+
+
+# --- gunicorn -----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def gunicorn_command(port: int) -> list[str]:
+    cmd = [
+        str(ROOT / ".venv" / "bin" / "gunicorn"),
+        "config.wsgi:application",
+        "--bind", f"{HOST}:{port}",
+        "--workers", str(WORKERS),
+        "--worker-class", WORKER_CLASS,
+        "--threads", str(THREADS),
+        "--backlog", "256",
+        "--keep-alive", "5",
+        "--timeout", "60",
+        "--graceful-timeout", "5",
+        "--log-level", "warning",
+    ]  # fmt: skip
+    return cmd
+
+
+def start_gunicorn(port: int, log) -> subprocess.Popen:
+    return subprocess.Popen(
+        gunicorn_command(port),
+        cwd=ROOT,
+        env=server_environment(),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def wait_ready(proc: subprocess.Popen, port: int) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {proc.returncode} before answering")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            c = http.client.HTTPConnection(HOST, port, timeout=2)
+            c.request("GET", "/healthz")
+            response = c.getresponse()
+            response.read()
+            c.close()
+            if response.status == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer within {STARTUP_TIMEOUT:.0f} s")
+
+
+def stop_gunicorn(proc: subprocess.Popen) -> None:
+    if proc.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=STOP_TIMEOUT)
+
+
+# --- load ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class ClientStats:
+    latencies: list[float] = field(default_factory=list)  # seconds, measured window only
+    ok: int = 0  # successful answers in the measured window
+    ok_total: int = 0  # including the warm-up
+    errors: int = 0
+    samples: list[str] = field(default_factory=list)
+
+
+def client_loop(port, requests, start, measure_from, stop, stats: ClientStats) -> None:
+    """Send ``requests`` (method, path, body, headers, expected status) in turn, keep-alive,
+    until ``stop``; record latencies of the answers that start at or after ``measure_from``."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
+    start.wait(timeout=30)
+    try:
+        for i in range(MAX_REQUESTS_PER_CLIENT):
+            t0 = time.monotonic()
+            if t0 >= stop:
+                break
+            method, path, body, headers, expected = requests[i % len(requests)]
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                payload = response.read()
+                status = response.status
+                if response.will_close:
+                    conn.close()
+            except (OSError, http.client.HTTPException) as e:
+                conn.close()
+                status, payload = None, repr(e).encode()
+            elapsed = time.monotonic() - t0
+            if status == expected:
+                stats.ok_total += 1
+                if t0 >= measure_from:
+                    stats.ok += 1
+                    stats.latencies.append(elapsed)
+            else:
+                stats.errors += 1
+                if len(stats.samples) < 3:
+                    stats.samples.append(f"{status}: {payload[:200]!r}")
+    finally:
+        conn.close()
+
+
+def run_load(port: int, per_client: list[list[tuple]], seconds: float, cpu=None) -> dict:
+    """Run the clients; ``cpu()`` (a snapshot of CPU seconds by part) is taken when the
+    measured window opens and when it closes."""
+    stats = [ClientStats() for _ in per_client]
+    start = threading.Event()
+    t_start = time.monotonic() + 0.2
+    measure_from = t_start + WARMUP
+    stop = measure_from + seconds
+    threads = [
+        threading.Thread(
+            target=client_loop,
+            args=(port, reqs, start, measure_from, stop, s),
+            daemon=True,
+        )
+        for reqs, s in zip(per_client, stats, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    sleep_until(t_start)
+    start.set()
+    sleep_until(measure_from)
+    before = cpu() if cpu else {}
+    sleep_until(stop)
+    after = cpu() if cpu else {}
+    for t in threads:
+        t.join(timeout=max(0.0, stop - time.monotonic()) + REQUEST_TIMEOUT + 5)
+    latencies = sorted(x for s in stats for x in s.latencies)
+    ok = sum(s.ok for s in stats)
+    return {
+        "rate": ok / seconds,
+        "ok": ok,
+        "ok_total": sum(s.ok_total for s in stats),
+        "errors": sum(s.errors for s in stats),
+        "samples": [x for s in stats for x in s.samples][:3],
+        "p50": percentile(latencies, 50),
+        "p95": percentile(latencies, 95),
+        "p99": percentile(latencies, 99),
+        "max": latencies[-1] * 1000 if latencies else float("nan"),
+        "hung": sum(t.is_alive() for t in threads),
+        "cpu": {k: cpu_delta(before[k], after[k]) for k in before if k in after},
+    }
+
+
+def sleep_until(deadline: float) -> None:
+    while (left := deadline - time.monotonic()) > 0:
+        time.sleep(min(left, 0.05))
+
+
+# --- CPU accounting (Linux /proc; empty elsewhere) ----------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def proc_stat(pid: int | str) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds user + system) of a process, None when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine spent busy (every core, every process)."""
+    with open("/proc/stat") as f:
+        user, nice, system, _idle, _iowait, irq, softirq, steal = map(
+            int, f.readline().split()[1:9]
+        )
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS
+
+
+def cpu_probe(master: int, pg):
+    """A snapshot function: CPU seconds by process of gunicorn (master and workers), of the
+    PostgreSQL backends serving the bench database, of this process (the clients) and of the
+    whole machine."""
+    if not Path("/proc/stat").is_file():
+        return None
+
+    def snapshot() -> dict[str, dict[int, float] | float]:
+        server = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or not (st := proc_stat(entry.name)):
+                continue
+            if st[0] == master or int(entry.name) == master:
+                server[int(entry.name)] = st[1]
+        rows = pg.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            (DB,),
+        ).fetchall()
+        postgres = {pid: st[1] for (pid,) in rows if (st := proc_stat(pid))}
+        return {
+            "gunicorn": server,
+            "postgres": postgres,
+            "clients": time.process_time(),
+            "machine": machine_busy(),
+        }
+
+    return snapshot
+
+
+def cpu_delta(before, after) -> float:
+    if isinstance(after, dict):  # processes that started in the window count from zero
+        return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+    return after - before
+
+
+def cpu_line(r: dict) -> None:
+    cpu = r["cpu"]
+    if not cpu or not r["ok"]:
+        return
+    per = {k: v / r["ok"] * 1000 for k, v in cpu.items()}
+    seconds = r["ok"] / r["rate"]
+    others = cpu["machine"] - cpu["gunicorn"] - cpu["postgres"] - cpu["clients"]
+    if CONN_MAX_AGE == "0":  # a backend per request: gone before it can be measured
+        per["postgres"] = float("nan")
+    server = per["gunicorn"] + (0.0 if CONN_MAX_AGE == "0" else per["postgres"])
+    capacity = (os.cpu_count() or 1) * 1000 / server
+    print(
+        f"    CPU per request: gunicorn {per['gunicorn']:.1f} ms + PostgreSQL "
+        f"{per['postgres']:.1f} ms (clients {per['clients']:.1f} ms) → ≈ {capacity:.0f}/s if "
+        f"the server had all {os.cpu_count()} cores; other processes used "
+        f"{max(0.0, others) / seconds:.2f} core(s) meanwhile"
+    )
+
+
+def percentile(sorted_values: list[float], p: float) -> float:
+    """Nearest-rank percentile, in milliseconds."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, -(-len(sorted_values) * p // 100))
+    return sorted_values[int(rank) - 1] * 1000
+
+
+def hand_requests(session: int, token: str) -> list[tuple]:
+    headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+    path = f"/api/v1/sessions/{session}/hands/"
+    return [("POST", path, json.dumps(h).encode(), headers, 201) for h in HANDS]
+
+
+def settle_requests() -> list[tuple]:
+    headers = {"Content-Type": "application/json"}
+    return [
+        ("POST", "/api/v1/engine/settle", json.dumps({**h, "ruleset": "qq"}).encode(), headers, 200)
+        for h in HANDS
+    ]
+
+
+def row(label: str, r: dict, target: str = "") -> None:
+    print(
+        f"{label:<34}{r['rate']:>8.1f}/s {r['p50']:>8.1f} {r['p95']:>8.1f} {r['p99']:>8.1f} "
+        f"{r['max']:>8.1f} {r['errors']:>6}   {target}"
+    )
+    cpu_line(r)
+    for sample in r["samples"]:
+        print(f"    error: {sample}")
+    if r["hung"]:
+        print(f"    {r['hung']} client thread(s) did not finish in time")
+
+
+def python_speed() -> float:
+    """Million iterations/s of a plain CPython loop: how fast this machine's cores are."""
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.perf_counter() - t)
+    return 1 / best
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def connect_pg():
+    import psycopg
+
+    return psycopg.connect(f"{PG} dbname={DB}", connect_timeout=3, autocommit=True)
+
+
+def stored_hands() -> int:
+    with connect_pg() as c:
+        return c.execute("SELECT count(*) FROM scoring_hand").fetchone()[0]
+
+
+def main() -> int:
+    reason = recreate_database()
+    if reason:
+        print(f"skipped: {reason}")
+        return 0
+    sessions, tokens, queries, payments = setup_data()
+    port = free_port()
+    workers = f"{WORKERS} {WORKER_CLASS} worker(s)" + (
+        f" × {THREADS} threads" if WORKER_CLASS == "gthread" else ""
+    )
+    print(
+        f"Hands through the API — gunicorn {workers} on {HOST}:{port}, PostgreSQL "
+        f"database {DB}, {os.cpu_count()} CPU(s), DEBUG off, DB_CONN_MAX_AGE={CONN_MAX_AGE}, "
+        f"Celery {'broker ' + BROKER if BROKER else 'eager (in the request)'}"
+    )
+    print(
+        f"{CLIENTS} clients (keep-alive, one table each), {WARMUP:g} s warm-up then "
+        f"{SECONDS:g} s measured (references {REF_SECONDS:g} s); each posts in turn: "
+        f"平胡 ({payments[0]} payment), 血战 ({payments[1]} payments), "
+        f"血战 + 2 叫马 bettors ({payments[2]} payments)"
+    )
+    print(f"queries per hand submission (in-process probe, 血战 hand): {queries}")
+    print(
+        f"load average before: {load_average()}; CPython speed: {python_speed():.1f} M loop "
+        f"iterations/s/core\n"
+    )
+    with tempfile.NamedTemporaryFile("w+", prefix="bench-gunicorn-", suffix=".log") as log:
+        proc = start_gunicorn(port, log)
+        pg = None
+        try:
+            pg = connect_pg()
+            wait_ready(proc, port)
+            cpu = cpu_probe(proc.pid, pg)
+            print(
+                f"{'':<34}{'rate':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+                f"{'errors':>6}"
+            )
+            tables = [hand_requests(s, t) for s, t in zip(sessions, tokens, strict=True)]
+            hands = run_load(port, tables, SECONDS, cpu)
+            row(
+                "POST sessions/{id}/hands/",
+                hands,
+                f"target ≥ {TARGET_RATE:.0f}/s, p99 ≤ {TARGET_P99_MS:.0f} ms",
+            )
+            settle = run_load(port, [settle_requests()] * CLIENTS, REF_SECONDS, cpu)
+            row("ref: POST engine/settle", settle, "stateless: engine + DRF, no database")
+            health = [[("GET", "/healthz", None, {}, 200)]] * CLIENTS
+            healthz = run_load(port, health, REF_SECONDS, cpu)
+            row("ref: GET healthz", healthz, "Django + SELECT 1")
+        finally:
+            stop_gunicorn(proc)
+            if pg is not None:
+                pg.close()
+            log.seek(0)
+            tail = [line for line in log.read().splitlines() if line.strip() and NOISE not in line]
+            tail = tail[-15:]
+        if tail:
+            print("\ngunicorn log (last lines):\n    " + "\n    ".join(tail))
+    print(f"\nload average after: {load_average()}")
+    stored = stored_hands() - 1  # minus the in-process probe
+    print(
+        f"\nstored hands: {stored} (answered 201: {hands['ok_total']}, warm-up included)"
+        + ("" if stored == hands["ok_total"] else "  MISMATCH")
+    )
+    met = hands["rate"] >= TARGET_RATE and hands["p99"] <= TARGET_P99_MS and not hands["errors"]
+    print(
+        f"target ≥ {TARGET_RATE:.0f} hands/s and p99 ≤ {TARGET_P99_MS:.0f} ms: "
+        f"{'met' if met else 'MISSED'} ({hands['rate']:.1f}/s, p99 {hands['p99']:.1f} ms, "
+        f"{hands['errors']} errors)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

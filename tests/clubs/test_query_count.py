@@ -1,0 +1,156 @@
+"""The number of SQL queries of one hand submission (POST /api/v1/sessions/{id}/hands/) is fixed.
+
+Counted through the real API stack (token authentication, permissions, the service, the response)
+with the Celery task queued on commit run eagerly, as it is without a broker. Inside the test's
+transaction Django logs the ``atomic`` blocks as SAVEPOINT / RELEASE SAVEPOINT; on a live request
+the outer one is logged as BEGIN / COMMIT instead, so the count is the same (``make bench``
+prints it for a live request against PostgreSQL).
+
+A hand with one payment and a hand with many payments and 叫马 bettors must cost the same: the
+payments are inserted with one ``bulk_create`` and read back with one prefetch.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from clubs.models import Bettor, Role, TableSession
+from tests.clubs.test_hand_api import PINGHU
+from tests.factories import PlayerFactory, TableSessionFactory, member
+
+pytestmark = pytest.mark.django_db
+
+#: token + user (1); session, seats, seat players, bettors, scorer's memberships (5)
+BEFORE_WRITE = 6
+#: savepoint, locked session, results check, ruleset, bettors, next number, savepoint + hand
+#: + release, seats, bettors, payments (one bulk insert), revision, release (14)
+WRITE = 14
+#: hand + payments read back for the response (2)
+RESPONSE = 2
+#: eager ``session_changed``: four payment sums and the final results (5)
+ON_COMMIT = 5
+#: one hand submission, whatever its payments and its bettors
+QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE + ON_COMMIT
+
+#: 血战: two kongs and three wins (two self-drawn)
+XUEZHAN = {
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
+        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
+        {"type": "win", "from": 1, "tile": "3p", "situation": [],
+         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
+        {"type": "win", "from": None, "tile": "6s", "situation": [],
+         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
+        {"type": "win", "from": None, "tile": "7s", "situation": [],
+         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
+                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
+    ],
+}  # fmt: skip
+BETTOR_TILES = ("1m", "9p", "5s", "2m")
+
+
+def with_bettors(session: TableSession, *, guests: int = 0, players: int = 0) -> list[str]:
+    """Stand bettors behind the table; their names, in creation order."""
+    for i in range(guests):
+        Bettor.objects.create(session=session, guest_name=f"guest {i}")
+    for _ in range(players):
+        Bettor.objects.create(session=session, player=PlayerFactory())
+    return [b.name for b in session.bettors.order_by("id")]
+
+
+def bet(record: dict, names: list[str]) -> dict:
+    return {
+        **record,
+        "bettors": [{"name": n, "tile": t} for n, t in zip(names, BETTOR_TILES, strict=False)],
+    }
+
+
+def token_client(session: TableSession) -> APIClient:
+    token = Token.objects.create(user=member(session.club, Role.SCORER))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def submit(client: APIClient, session: TableSession, record: dict, on_commit) -> dict:
+    with on_commit(execute=True):
+        response = client.post(f"/api/v1/sessions/{session.pk}/hands/", record, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def count_queries(session: TableSession, record: dict, capture, on_commit) -> tuple[int, int]:
+    """(queries, payments) of one submission, from a fresh client (cold membership cache)."""
+    client = token_client(session)
+    with capture() as queries:
+        data = submit(client, session, record, on_commit)
+    return len(queries), len(data["payments"])
+
+
+@pytest.fixture
+def capture():
+    return lambda: CaptureQueriesContext(connection)
+
+
+def test_one_hand_costs_a_fixed_number_of_queries(
+    django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    session = TableSessionFactory()
+    client = token_client(session)
+    with django_assert_num_queries(QUERIES_PER_HAND):
+        data = submit(client, session, PINGHU, django_capture_on_commit_callbacks)
+    assert len(data["payments"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("record", "guests"),
+    [(PINGHU, 0), (XUEZHAN, 0), (PINGHU, 4), (XUEZHAN, 1), (XUEZHAN, 4)],
+    ids=["pinghu", "xuezhan", "pinghu-4-guest-bettors", "xuezhan-1-bettor", "xuezhan-4-bettors"],
+)
+def test_payments_and_guest_bettors_add_no_query(
+    record, guests, capture, django_capture_on_commit_callbacks
+):
+    session = TableSessionFactory()
+    names = with_bettors(session, guests=guests)
+    queries, payments = count_queries(
+        session, bet(record, names), capture, django_capture_on_commit_callbacks
+    )
+    assert payments >= (1 if record is PINGHU else 8 + 3 * guests)
+    assert queries == QUERIES_PER_HAND, f"{queries} queries for {payments} payments"
+
+
+def test_many_payments_cost_the_same_as_one(capture, django_capture_on_commit_callbacks):
+    counts = {}
+    for record, guests in ((PINGHU, 0), (XUEZHAN, 4)):
+        session = TableSessionFactory()
+        names = with_bettors(session, guests=guests)
+        queries, payments = count_queries(
+            session, bet(record, names), capture, django_capture_on_commit_callbacks
+        )
+        counts[payments] = queries
+    assert len(counts) == 2 and len(set(counts.values())) == 1, counts
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="N+1: scoring/services.py reads Bettor.name (bettor.player.name) without "
+    "select_related('player') in hand_settle() and again in _store_payments(): two queries "
+    "per bettor who is a registered player",
+)
+def test_bettors_who_are_players_add_no_query(capture, django_capture_on_commit_callbacks):
+    """Bettors who are players of the service (not guests): one more query for their names
+    (the prefetch in ``session_for``) is fixed; it must not grow with their number."""
+    counts = {}
+    for players in (1, 4):
+        session = TableSessionFactory()
+        names = with_bettors(session, players=players)
+        queries, _ = count_queries(
+            session, bet(XUEZHAN, names), capture, django_capture_on_commit_callbacks
+        )
+        counts[players] = queries
+    assert counts[1] == counts[4], f"queries by number of player bettors: {counts}"

@@ -1,0 +1,199 @@
+"""Concurrent submissions on two real PostgreSQL connections.
+
+Two scorers submitting the same hand number at once: exactly one hand is stored, the other
+scorer gets a 409 ``hand_exists``. The same user sending one request twice at once with one
+``Idempotency-Key``: one hand is stored and both get its answer.
+
+Each request runs in its own thread, hence on its own database connection, through the API
+(``APIClient``), and in its own transaction. The deterministic tests hold the first request's
+transaction open right after its hand is written, wait until PostgreSQL reports the second
+request's connection blocked on a lock, and only then let the first commit.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+import pytest
+from django.db import connection, connections
+
+from clubs.models import IdempotentRequest, Role
+from scoring import services
+from scoring.models import Hand, HandRevision, Payment
+from tests.clubs.helpers import PINGHU, client_for, member_login
+from tests.factories import TableSessionFactory
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="needs two real PostgreSQL connections (row locks, concurrent transactions); "
+        "run with DATABASE_URL=postgres://...",
+    ),
+]
+
+TIMEOUT = 20
+
+
+def in_thread(work: Callable[[], object], results: list, barrier=None) -> threading.Thread:
+    """Run ``work`` on its own connection; its result (or exception) goes to ``results``."""
+
+    def run():
+        try:
+            if barrier is not None:
+                barrier.wait(TIMEOUT)
+            results.append(work())
+        except BaseException as e:  # noqa: BLE001 - reported by the test
+            results.append(e)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def join(*threads: threading.Thread) -> None:
+    for t in threads:
+        t.join(TIMEOUT)
+        assert not t.is_alive(), "a request never finished (deadlock?)"
+
+
+def hand_url(session) -> str:
+    return f"/api/v1/sessions/{session.pk}/hands/"
+
+
+def assert_one_hand_and_one_conflict(responses, session) -> None:
+    assert not [r for r in responses if isinstance(r, BaseException)], responses
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201, 409], [r.json() for r in responses]
+    conflict = next(r for r in responses if r.status_code == 409)
+    assert [e["code"] for e in conflict.json()["errors"]] == ["hand_exists"]
+    assert Hand.objects.filter(session=session).count() == 1
+    assert Payment.objects.filter(hand__session=session).count() == 1
+    assert HandRevision.objects.filter(hand__session=session).count() == 1
+
+
+@pytest.fixture
+def session():
+    return TableSessionFactory()
+
+
+@pytest.fixture
+def scorers(session):
+    return [client_for(member_login(session.club, Role.SCORER)) for _ in range(2)]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_scorers_submit_the_same_hand_number_at_once(session, scorers, attempt):
+    """Both requests start together (a barrier); whoever wins, the other gets a 409."""
+    barrier = threading.Barrier(2)
+    body = {**PINGHU, "number": 1}
+    responses: list = []
+    threads = [
+        in_thread(lambda c=c: c.post(hand_url(session), body, format="json"), responses, barrier)
+        for c in scorers
+    ]
+    join(*threads)
+    assert_one_hand_and_one_conflict(responses, session)
+
+
+class HoldFirstCommit:
+    """Patches ``scoring.services.session_changed``, which ``hand_record`` queues as its last
+    step inside its transaction: the first request to get there waits (its hand written,
+    its transaction open) until released."""
+
+    def __init__(self) -> None:
+        self.written = threading.Event()
+        self.release = threading.Event()
+        self.calls = 0
+
+    def delay_on_commit(self, session_id: int) -> None:
+        self.calls += 1
+        if self.calls == 1:
+            self.written.set()
+            assert self.release.wait(TIMEOUT)
+
+
+def wait_until_a_connection_waits_on_a_lock() -> None:
+    """Until PostgreSQL shows another backend of this database blocked on a lock."""
+    deadline = time.monotonic() + TIMEOUT
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.02)
+    raise AssertionError("the second request never waited for the first")
+
+
+def run_overlapping(first: Callable[[], object], second: Callable[[], object], monkeypatch):
+    """``first`` writes its hand and holds its transaction; ``second`` starts and blocks on
+    it; then ``first`` commits. Returns both responses in that order."""
+    hold = HoldFirstCommit()
+    monkeypatch.setattr(services, "session_changed", hold)
+    one: list = []
+    two: list = []
+    t1 = in_thread(first, one)
+    assert hold.written.wait(TIMEOUT), one
+    t2 = in_thread(second, two)
+    try:
+        wait_until_a_connection_waits_on_a_lock()
+    finally:
+        hold.release.set()
+    join(t1, t2)
+    return one + two
+
+
+def test_the_second_of_two_overlapping_submissions_gets_a_409(session, scorers, monkeypatch):
+    body = {**PINGHU, "number": 1}
+    a, b = scorers
+    responses = run_overlapping(
+        lambda: a.post(hand_url(session), body, format="json"),
+        lambda: b.post(hand_url(session), body, format="json"),
+        monkeypatch,
+    )
+    assert_one_hand_and_one_conflict(responses, session)
+    assert responses[0].status_code == 201
+
+
+def test_the_database_constraint_refuses_a_duplicate_hand(session, monkeypatch):
+    """Even past the session lock, the partial unique constraint on (session, number) is what
+    stops a second live hand 1: with the lock taken away, the service still answers 409."""
+    manager = type(services.TableSession.objects)
+    monkeypatch.setattr(manager, "select_for_update", lambda self, *a, **k: self.all())
+    user = member_login(session.club, Role.SCORER)
+
+    def record():
+        return services.hand_record(session=session, data={**PINGHU, "number": 1}, user=user)
+
+    responses = run_overlapping(record, record, monkeypatch)
+    assert isinstance(responses[0], Hand)
+    assert getattr(responses[1], "status_code", None) == 409, responses[1]
+    assert responses[1].get_codes() == "hand_exists"
+    assert Hand.objects.filter(session=session).count() == 1
+
+
+@pytest.mark.parametrize("numbered", [True, False], ids=["number-given", "next-number"])
+def test_the_same_idempotency_key_sent_twice_at_once_stores_one_hand(
+    session, scorers, monkeypatch, numbered
+):
+    client = scorers[0]
+    body = {**PINGHU, "number": 1} if numbered else PINGHU
+    key = "same-key-at-once"
+
+    def send():
+        return client.post(hand_url(session), body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+
+    first, second = run_overlapping(send, send, monkeypatch)
+    assert (first.status_code, second.status_code) == (201, 201), second.json()
+    assert second.json() == first.json()
+    assert second["Idempotent-Replayed"] == "true"
+    assert Hand.objects.filter(session=session).count() == 1
+    assert Payment.objects.filter(hand__session=session).count() == 1
+    assert IdempotentRequest.objects.count() == 1
