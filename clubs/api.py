@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from clubs import selectors, services
-from clubs.models import Club, Membership, Player, Role, TableSession
+from clubs.models import Bettor, Club, Membership, Player, Role, Seat, TableSession
 from clubs.permissions import authorize
 from clubs.serializers import (
     ClubInSerializer,
@@ -66,7 +66,8 @@ def club_for(request: Request, slug: str, role: str | None = None) -> Club:
 def session_for(request: Request, pk: int, role: str | None = None) -> TableSession:
     session = get_object_or_404(
         TableSession.objects.select_related("club", "ruleset").prefetch_related(
-            "seats__player", "bettors__player"
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("bettors", queryset=Bettor.objects.select_related("player")),
         ),
         pk=pk,
     )

@@ -85,7 +85,7 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["club", "player__name"]
+        ordering = ["club_id", "id"]
         constraints = [
             models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")
         ]
@@ -144,7 +144,7 @@ class Seat(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
-        ordering = ["session", "number"]
+        ordering = ["session_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["session", "number"], name="one_player_per_seat"),
             models.UniqueConstraint(fields=["session", "player"], name="one_seat_per_player"),
@@ -168,7 +168,7 @@ class Bettor(models.Model):
     guest_name = models.CharField(max_length=80, blank=True)
 
     class Meta:
-        ordering = ["session", "id"]
+        ordering = ["session_id", "id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(player__isnull=False) | ~Q(guest_name=""),
@@ -198,7 +198,7 @@ class SessionResult(models.Model):
     total = models.IntegerField()
 
     class Meta:
-        ordering = ["session", "id"]
+        ordering = ["session_id", "id"]
         constraints = [
             models.CheckConstraint(
                 condition=Q(player__isnull=False, bettor__isnull=True)

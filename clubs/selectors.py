@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Q, QuerySet
 
 from clubs.models import ROLE_RANK, Club, Membership, Player, Role, SessionResult, TableSession
 from scoring.models import Payment
@@ -66,18 +66,20 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, dict[str, dict[int
     out: dict[int, dict[str, dict[int, int]]] = defaultdict(
         lambda: {"players": defaultdict(int), "bettors": defaultdict(int)}
     )
-    live = Payment.objects.filter(payment_filter, hand__is_deleted=False)
-    for side, sign in (("payee", 1), ("payer", -1)):
-        for kind in ("player", "bettor"):
-            field = f"{side}_{kind}"
-            rows = (
-                live.filter(**{f"{field}__isnull": False})
-                .values("hand__session_id", field)
-                .annotate(total=Sum("amount"))
-            )
-            for row in rows:
-                book = out[row["hand__session_id"]][f"{kind}s"]
-                book[row[field]] += sign * row["total"]
+    payments = Payment.objects.filter(payment_filter, hand__is_deleted=False).values_list(
+        "hand__session_id", "payer_player_id", "payer_bettor_id", "payee_player_id",
+        "payee_bettor_id", "amount",
+    )  # fmt: skip
+    for session_id, payer_p, payer_b, payee_p, payee_b, amount in payments:
+        book = out[session_id]
+        if payer_p:
+            book["players"][payer_p] -= amount
+        else:
+            book["bettors"][payer_b] -= amount
+        if payee_p:
+            book["players"][payee_p] += amount
+        else:
+            book["bettors"][payee_b] += amount
     for r in SessionResult.objects.filter(result_filter):
         if r.player_id:
             out[r.session_id]["players"][r.player_id] += r.total

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -50,7 +50,7 @@ class PaymentOutSerializer(serializers.Serializer):
 
 class HandOutSerializer(serializers.ModelSerializer):
     session = serializers.IntegerField(source="session_id")
-    payments = PaymentOutSerializer(many=True)
+    payments = serializers.SerializerMethodField()
     entered_by = serializers.CharField(source="entered_by.username", default=None)
 
     class Meta:
@@ -58,6 +58,12 @@ class HandOutSerializer(serializers.ModelSerializer):
         fields = ["session", "number", "dealer", "next_dealer", "revision", "is_deleted",
                   "deleted_reason", "record", "settlement", "payments", "ruleset_fingerprint",
                   "entered_by", "entered_at", "updated_at"]  # fmt: skip
+
+    @extend_schema_field(PaymentOutSerializer(many=True))
+    def get_payments(self, hand: Hand) -> list[dict]:
+        # a hand just written carries its payment rows; one read from the database prefetches
+        rows = getattr(hand, "stored_payments", None)
+        return PaymentOutSerializer(hand.payments.all() if rows is None else rows, many=True).data
 
 
 class HandInSerializer(serializers.Serializer):
@@ -122,8 +128,7 @@ class HandListView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         session = session_for(request, pk, Role.SCORER)
         hand = services.hand_record(session=session, data=request.data, user=request.user)
-        hand.session = session
-        return hand_response(hand, 201)
+        return Response(HandOutSerializer(hand).data, status=201)
 
 
 class HandDetailView(ApiView):

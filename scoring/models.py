@@ -55,7 +55,7 @@ class Hand(models.Model):
     deleted_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
-        ordering = ["session", "number"]
+        ordering = ["session_id", "number"]
         constraints = [
             models.UniqueConstraint(
                 fields=["session", "number"],
@@ -89,7 +89,7 @@ class HandRevision(models.Model):
     changed_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["hand", "revision"]
+        ordering = ["hand_id", "revision"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "revision"], name="one_row_per_revision")
         ]
@@ -120,7 +120,7 @@ class Payment(models.Model):
     event = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["hand", "position"]
+        ordering = ["hand_id", "position"]
         indexes = [
             models.Index(fields=["payer_player"]),
             models.Index(fields=["payee_player"]),

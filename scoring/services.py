@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Exists, OuterRef, Subquery
 
 from clubs.models import SessionResult, TableSession
 from config.errors import ApiError, Conflict
@@ -95,72 +95,87 @@ def _require_open(session: TableSession) -> None:
         )
 
 
-def _store_payments(hand: Hand, settlement: Settlement) -> None:
-    seats = {s.number: s.player_id for s in hand.session.seats.all()}
+def _store_payments(hand: Hand, settlement: Settlement) -> list[Payment]:
+    """The settlement's payments as rows (one insert), kept on ``hand.stored_payments``."""
+    seats = {s.number: s.player for s in hand.session.seats.all()}
     by_name = {b.name: b for b in hand.session.bettors.all()}
     bettors = [by_name[b.name] for b in settlement.record.bettors]
 
-    def party(label: str) -> dict[str, int]:
+    def party(label: str) -> tuple[Any, Any]:
         index = int(label[1:])
-        if label[0] == "S":
-            return {"player_id": seats[index]}
-        return {"bettor_id": bettors[index].pk}
+        return (seats[index], None) if label[0] == "S" else (None, bettors[index])
 
     rows = []
     for position, p in enumerate(settlement.payments):
-        payer, payee = party(p.payer), party(p.payee)
+        payer_player, payer_bettor = party(p.payer)
+        payee_player, payee_bettor = party(p.payee)
         rows.append(
             Payment(
                 hand=hand,
                 position=position,
-                payer_player_id=payer.get("player_id"),
-                payer_bettor_id=payer.get("bettor_id"),
-                payee_player_id=payee.get("player_id"),
-                payee_bettor_id=payee.get("bettor_id"),
+                payer_player=payer_player,
+                payer_bettor=payer_bettor,
+                payee_player=payee_player,
+                payee_bettor=payee_bettor,
                 amount=p.amount,
                 reason=p.reason,
                 event=p.event,
             )
         )
     Payment.objects.bulk_create(rows)
+    hand.stored_payments = rows
+    return rows
 
 
-def _next_number(session: TableSession) -> int:
-    top = session.hands.filter(is_deleted=False).aggregate(top=Max("number"))["top"]
-    return (top or 0) + 1
+def _lock_session(session: TableSession) -> dict[str, Any]:
+    """Lock the session row (one writer at a time) and read what a new hand depends on."""
+    live = Hand.objects.filter(session=OuterRef("pk"), is_deleted=False)
+    state = (
+        TableSession.objects.select_for_update(of=("self",))
+        .filter(pk=session.pk)
+        .annotate(
+            has_results=Exists(SessionResult.objects.filter(session=OuterRef("pk"))),
+            top=Subquery(live.order_by("-number").values("number")[:1]),
+        )
+        .values("status", "has_results", "top")
+        .get()
+    )
+    if state["status"] != TableSession.Status.OPEN:
+        session.status = state["status"]
+        _require_open(session)
+    return state
 
 
 @transaction.atomic
 def hand_record(*, session: TableSession, data: dict[str, Any], user) -> Hand:
-    """Record a hand (一局) of an open session: settle it, store it with its payments."""
-    session = TableSession.objects.select_for_update().get(pk=session.pk)
-    _require_open(session)
-    if session.results.exists():
+    """Record a hand (一局) of an open session: settle it, store it with its payments.
+
+    ``session`` comes with its ruleset, seats and bettors loaded (as the API reads it).
+    """
+    state = _lock_session(session)
+    if state["has_results"]:
         message = "this session was entered as final results; it has no hands"
         raise Conflict(message, code="session_has_results")
     number = data.get("number") if isinstance(data, dict) else None
-    if number is not None and (
-        not isinstance(number, int) or isinstance(number, bool) or number < 1
-    ):
+    if number is not None and (type(number) is not int or number < 1):
         raise ApiError.single("number", "invalid_number", "a hand number is a whole number ≥ 1")
     record, settlement = hand_settle(session=session, data=data)
-    number = number or _next_number(session)
+    hand = Hand(
+        session=session,
+        number=number or (state["top"] or 0) + 1,
+        record=record,
+        settlement=settlement.as_dict(),
+        ruleset_fingerprint=session.ruleset.fingerprint,
+        dealer=record.get("dealer", 0),
+        next_dealer=settlement.next_dealer,
+        entered_by=user,
+    )
     try:
-        with transaction.atomic():
-            hand = Hand.objects.create(
-                session=session,
-                number=number,
-                record=record,
-                settlement=settlement.as_dict(),
-                ruleset_fingerprint=session.ruleset.fingerprint,
-                dealer=record.get("dealer", 0),
-                next_dealer=settlement.next_dealer,
-                entered_by=user,
-            )
+        hand.save(force_insert=True)
     except IntegrityError as e:
-        message = f"hand {number} of this session is already recorded"
+        # the unique constraint on live hand numbers: another scorer was first
+        message = f"hand {hand.number} of this session is already recorded"
         raise Conflict(message, code="hand_exists") from e
-    hand.session = session
     _store_payments(hand, settlement)
     HandRevision.objects.create(
         hand=hand,

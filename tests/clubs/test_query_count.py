@@ -24,15 +24,16 @@ from tests.factories import PlayerFactory, TableSessionFactory, member
 
 pytestmark = pytest.mark.django_db
 
-#: token + user (1); session, seats, seat players, bettors, scorer's memberships (5)
-BEFORE_WRITE = 6
-#: savepoint, locked session, results check, ruleset, bettors, next number, savepoint + hand
-#: + release, seats, bettors, payments (one bulk insert), revision, release (14)
-WRITE = 14
-#: hand + payments read back for the response (2)
-RESPONSE = 2
-#: eager ``session_changed``: four payment sums and the final results (5)
-ON_COMMIT = 5
+#: token + user (1); session with club and ruleset, seats with players, bettors with players,
+#: the scorer's memberships (4)
+BEFORE_WRITE = 5
+#: savepoint, the locked session row (with the final-results check and the top hand number),
+#: hand, payments (one bulk insert), revision, release (6)
+WRITE = 6
+#: the response is built from the rows just written (0)
+RESPONSE = 0
+#: eager ``session_changed``: the session's payments and its final results (2)
+ON_COMMIT = 2
 #: one hand submission, whatever its payments and its bettors
 QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE + ON_COMMIT
 
@@ -136,15 +137,9 @@ def test_many_payments_cost_the_same_as_one(capture, django_capture_on_commit_ca
     assert len(counts) == 2 and len(set(counts.values())) == 1, counts
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="N+1: scoring/services.py reads Bettor.name (bettor.player.name) without "
-    "select_related('player') in hand_settle() and again in _store_payments(): two queries "
-    "per bettor who is a registered player",
-)
 def test_bettors_who_are_players_add_no_query(capture, django_capture_on_commit_callbacks):
-    """Bettors who are players of the service (not guests): one more query for their names
-    (the prefetch in ``session_for``) is fixed; it must not grow with their number."""
+    """Bettors who are players of the service (not guests): their names come with the
+    session's bettors (one prefetch), so the count does not grow with their number."""
     counts = {}
     for players in (1, 4):
         session = TableSessionFactory()
