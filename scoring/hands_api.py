@@ -35,17 +35,13 @@ def _party(player, bettor) -> dict:
 
 
 class PaymentOutSerializer(serializers.Serializer):
-    payer = serializers.SerializerMethodField()
-    payee = serializers.SerializerMethodField()
+    """The shape of a payment in a hand (documentation; built by ``get_payments``)."""
+
+    payer = PartySerializer()
+    payee = PartySerializer()
     amount = serializers.IntegerField()
     reason = serializers.CharField()
     event = serializers.IntegerField(allow_null=True)
-
-    def get_payer(self, p: Payment) -> dict:
-        return _party(p.payer_player, p.payer_bettor)
-
-    def get_payee(self, p: Payment) -> dict:
-        return _party(p.payee_player, p.payee_bettor)
 
 
 class HandOutSerializer(serializers.ModelSerializer):
@@ -61,9 +57,20 @@ class HandOutSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(PaymentOutSerializer(many=True))
     def get_payments(self, hand: Hand) -> list[dict]:
-        # a hand just written carries its payment rows; one read from the database prefetches
+        # a hand just written carries its payment rows; one read from the database prefetches.
+        # Plain dicts: a hand has dozens of payments and a serializer per row costs more than
+        # the engine's whole settlement.
         rows = getattr(hand, "stored_payments", None)
-        return PaymentOutSerializer(hand.payments.all() if rows is None else rows, many=True).data
+        return [
+            {
+                "payer": _party(p.payer_player, p.payer_bettor),
+                "payee": _party(p.payee_player, p.payee_bettor),
+                "amount": p.amount,
+                "reason": p.reason,
+                "event": p.event,
+            }
+            for p in (hand.payments.all() if rows is None else rows)
+        ]
 
 
 class HandInSerializer(serializers.Serializer):
