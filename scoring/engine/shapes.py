@@ -97,26 +97,30 @@ INFO_FOURS = 8
 INFO_SUITS = 14
 
 
+_ODD9 = ODD_BITS & SUIT_MASK
+_FOUR9 = FOUR_BITS & SUIT_MASK
+
+
 def _suit_info(key: int) -> int | None:
-    counts = [key >> (3 * r) & 7 for r in range(9)]
     facts = SUIT_FACTS.get(key, 0)
-    even = all(c % 2 == 0 for c in counts)
+    even = not key & _ODD9
     if not facts and not even:
         return None
     return (
         facts
         | even << 4
-        | all(c == 0 or r in (1, 4, 7) for r, c in enumerate(counts)) << 6
-        | sum(c == 4 for c in counts) << INFO_FOURS
+        | (not key & NON_258_BITS) << 6
+        | (key & _FOUR9).bit_count() << INFO_FOURS
         | (key != 0) << INFO_SUITS
     )
 
 
 def _even_keys() -> list[int]:
-    out = [0]
+    """Suit keys whose every count is 0, 2 or 4, with at most 14 tiles."""
+    out = [(0, 0)]  # (key, tiles)
     for r in range(9):
-        out = [k + (c << (3 * r)) for k in out for c in (0, 2, 4)]
-    return [k for k in out if sum(k >> (3 * r) & 7 for r in range(9)) <= 14]
+        out = [(k + (c << (3 * r)), n + c) for k, n in out for c in (0, 2, 4) if n + c <= 14]
+    return [k for k, _ in out]
 
 
 #: suit key -> info, for suits that split into sets or into pairs (anything else never wins)
