@@ -10,7 +10,16 @@ from collections import defaultdict
 
 from django.db.models import Q, QuerySet
 
-from clubs.models import ROLE_RANK, Club, Membership, Player, Role, SessionResult, TableSession
+from clubs.models import (
+    ROLE_RANK,
+    Bettor,
+    Club,
+    Membership,
+    Player,
+    Role,
+    SessionResult,
+    TableSession,
+)
 from scoring.models import Payment
 
 
@@ -93,20 +102,28 @@ def sessions_totals(session_ids: list[int]) -> dict[int, dict[str, dict[int, int
 
 
 def player_sessions(*, player: Player, user) -> list[dict]:
-    """The sessions a player sat in that the user may see, oldest first, each with the
-    player's total and his running total (累计) up to it."""
+    """The sessions a player sat in or bet on (叫马) that the user may see, oldest first, each
+    with the player's total there (seat and bets together) and his running total (累计)."""
     sessions = [
         s
-        for s in TableSession.objects.filter(seats__player=player)
+        for s in TableSession.objects.filter(Q(seats__player=player) | Q(bettors__player=player))
+        .distinct()
         .select_related("club")
         .order_by("started_at", "id")
         if can_read(user, s.club)
     ]
     totals = sessions_totals([s.pk for s in sessions])
+    bets: dict[int, list[int]] = defaultdict(list)
+    for session_id, bettor_id in Bettor.objects.filter(
+        player=player, session__in=sessions
+    ).values_list("session_id", "id"):
+        bets[session_id].append(bettor_id)
     running = 0
     out = []
     for s in sessions:
-        total = totals[s.pk]["players"].get(player.pk, 0)
+        book = totals[s.pk]
+        total = book["players"].get(player.pk, 0)
+        total += sum(book["bettors"].get(b, 0) for b in bets[s.pk])
         running += total
         out.append({"session": s, "total": total, "running_total": running})
     return out

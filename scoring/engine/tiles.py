@@ -45,6 +45,9 @@ _MARKS = "".join(_SUIT_MARKS)
 _WELL_FORMED = re.compile(f"(?:[1-9]+[{_MARKS}])*")
 _BASES = {mark: suit * 9 for mark, suit in _SUIT_MARKS.items()}
 _OFFSETS = {digit: int(digit) - 1 for digit in "123456789"}
+_SINGLE = {
+    f"{r}{mark}": suit * 9 + r - 1 for mark, suit in _SUIT_MARKS.items() for r in range(1, 10)
+}
 
 
 def parse_tiles(text: str, path: str = "") -> tuple[int, ...]:
@@ -112,6 +115,9 @@ def _parse_slowly(text: str, path: str) -> tuple[int, ...]:
 
 def parse_tile(text: str, path: str = "") -> int:
     """Parse exactly one tile (``"5p"``, ``"5筒"``)."""
+    t = _SINGLE.get(text)  # the usual case, without the general parser
+    if t is not None:
+        return t
     tiles = parse_tiles(text, path)
     if len(tiles) != 1:
         raise EngineError("not_one_tile", f"expected exactly one tile, got {text!r}", path)

@@ -259,6 +259,24 @@ def test_a_players_page_has_his_sessions_and_running_totals(club, members, score
     ]
 
 
+def test_a_bettors_winnings_count_in_his_running_total(club, members, scorer):
+    """e stands behind the first table as a 叫马 bettor with 6s: counting from the dealer S0,
+    6 is S1 (b), so when a (S2) pays b 1 for 平胡, a also pays e 1. On the second table e sits
+    at S1 and wins the same hand himself: +1. His page adds both: 1, then 2."""
+    a, b, c, d, e = members
+    first = TableSessionFactory(club=club, started_at=at(1), seated=[d, b, a, c])
+    Bettor.objects.create(session=first, player=e)
+    second = TableSessionFactory(club=club, started_at=at(2), seated=[a, e, b, c])
+    hand_record(session=first, data={**PINGHU, "bettors": [{"name": e.name, "tile": "6s"}]},
+                user=None)  # fmt: skip
+    hand_record(session=second, data=PINGHU, user=None)
+    page = client_for(None).get(f"/api/v1/players/{e.pk}/").json()
+    assert [(s["id"], s["total"], s["running_total"]) for s in page["sessions"]] == [
+        (first.pk, 1, 1),
+        (second.pk, 1, 2),
+    ]
+
+
 # --- closing and reopening ------------------------------------------------------------------
 
 
