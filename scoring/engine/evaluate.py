@@ -73,6 +73,20 @@ class Valuation:
     lines: tuple[Line, ...]
     unit: str
 
+    def as_dict(self, r: Ruleset) -> dict[str, Any]:
+        """The valuation as the API shows it (fan only in fan presets)."""
+        return {
+            "pattern": self.pattern,
+            "patterns": list(self.patterns),
+            "roots": self.roots,
+            "fan": self.total if r.curve == "fan" else None,
+            "unit": r.unit,
+            "total": self.total,
+            "value": self.value,
+            "capped": self.capped,
+            "lines": [dict(line) for line in self.rendered_lines],
+        }
+
     @cached_property
     def rendered_lines(self) -> list[dict[str, Any]]:
         """Lines as JSON; valuations are shared through the memo, so this is built once."""
@@ -347,20 +361,7 @@ class Evaluation:
         r = self.ruleset
         if not self.win:
             return {"win": False, "reason": self.reason, "roots": self.roots}
-        v = self.valuation
-        return {
-            "win": True,
-            "pattern": v.pattern,
-            "patterns": list(v.patterns),
-            "roots": v.roots,
-            "fan": v.total if r.curve == "fan" else None,
-            "unit": r.unit,
-            "total": v.total,
-            "value": v.value,
-            "capped": v.capped,
-            "lines": [dict(line) for line in v.rendered_lines],
-            "ruleset": r.fingerprint,
-        }
+        return {"win": True, **self.valuation.as_dict(r), "ruleset": r.fingerprint}
 
 
 def situation_bits(flags) -> int:

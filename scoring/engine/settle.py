@@ -134,23 +134,14 @@ class WinResult:
     amount: int  # what each payer pays this winner for the win itself
 
     def as_dict(self, r: Ruleset) -> dict[str, Any]:
-        v = self.valuation
         return {
             "event": self.event,
             "seat": self.seat,
             "from": self.from_,
             "tile": tile_name(self.tile),
             "self_draw": self.self_draw,
-            "pattern": v.pattern,
-            "patterns": list(v.patterns),
-            "roots": v.roots,
-            "fan": v.total if r.curve == "fan" else None,
-            "unit": r.unit,
-            "total": v.total,
-            "value": v.value,
-            "capped": v.capped,
+            **self.valuation.as_dict(r),
             "amount": self.amount,
-            "lines": [dict(line) for line in v.rendered_lines],
         }
 
 

@@ -48,6 +48,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.engine.records import PINGHU, XUEZHAN  # noqa: E402
+
 TARGET_RATE = 150.0  # hands/s
 TARGET_P99_MS = 100.0
 HOST = "127.0.0.1"
@@ -74,30 +76,6 @@ REQUEST_TIMEOUT = 10.0
 STARTUP_TIMEOUT = 60.0
 STOP_TIMEOUT = 10.0
 
-#: S1 平胡 on S2's discard: one payment
-PINGHU = {
-    "dealer": 0,
-    "events": [
-        {"type": "win", "from": 2, "tile": "4p", "situation": [],
-         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]},
-    ],
-    "draw": None,
-}  # fmt: skip
-#: 血战: two kongs and three wins (two self-drawn), with or without the two 叫马 bettors
-XUEZHAN = {
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
-        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
-        {"type": "win", "from": 1, "tile": "3p", "situation": [],
-         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
-        {"type": "win", "from": None, "tile": "6s", "situation": [],
-         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
-        {"type": "win", "from": None, "tile": "7s", "situation": [],
-         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
-                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
-    ],
-}  # fmt: skip
 BETTORS = ("老王", "小李")
 XUEZHAN_BET = {
     **XUEZHAN,

@@ -29,25 +29,15 @@ from scoring.engine import (  # noqa: E402
 from scoring.engine.melds import NO_MELDS  # noqa: E402
 from scoring.engine.settle import settle  # noqa: E402
 from scoring.engine.shapes import hand_key  # noqa: E402
+from tests.engine.records import XUEZHAN  # noqa: E402
 from tests.engine.reference import reference_evaluate, reference_waits  # noqa: E402
 
 #: 血战: two kongs, three wins (two self-drawn), two 叫马 bettors
 TYPICAL_RECORD = {
     "ruleset": "qq",
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
-        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
-        {"type": "win", "from": 1, "tile": "3p", "situation": [],
-         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
-        {"type": "win", "from": None, "tile": "6s", "situation": [],
-         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
-        {"type": "win", "from": None, "tile": "7s", "situation": [],
-         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
-                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
-    ],
+    **XUEZHAN,
     "bettors": [{"name": "老王", "tile": "1m"}, {"name": "小李", "tile": "9p"}],
-}  # fmt: skip
+}
 
 #: one self-drawn win, then 流局 with three players showing: 查叫 for all three
 DRAWN_RECORD = {

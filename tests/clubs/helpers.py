@@ -20,17 +20,8 @@ from clubs.models import (
     TableSession,
 )
 from scoring.models import Hand, HandRevision, Payment
+from tests.engine.records import PINGHU
 from tests.factories import MembershipFactory, PlayerFactory
-
-#: S1 平胡 on S2's discard: S2 pays S1 1 (qq, base 1)
-PINGHU = {
-    "dealer": 0,
-    "events": [
-        {"type": "win", "from": 2, "tile": "4p", "situation": [],
-         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]},
-    ],
-    "draw": None,
-}  # fmt: skip
 
 #: the same hand self-drawn: every other seat pays S1 1
 SELFDRAW = {**PINGHU, "events": [{**PINGHU["events"][0], "from": None}]}

@@ -7,19 +7,10 @@ from rest_framework.test import APIClient
 
 from clubs.models import Role
 from scoring.models import Hand, HandRevision, Payment
+from tests.engine.records import PINGHU
 from tests.factories import TableSessionFactory, member
 
 pytestmark = pytest.mark.django_db
-
-#: S1 平胡 on S2's discard: S2 pays S1 1 (qq, base 1)
-PINGHU = {
-    "dealer": 0,
-    "events": [
-        {"type": "win", "from": 2, "tile": "4p", "situation": [],
-         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]},
-    ],
-    "draw": None,
-}  # fmt: skip
 
 
 def client_for(user) -> APIClient:

@@ -19,7 +19,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clubs.models import Bettor, Role, TableSession
-from tests.clubs.test_hand_api import PINGHU
+from tests.engine.records import PINGHU, XUEZHAN
 from tests.factories import PlayerFactory, TableSessionFactory, member
 
 pytestmark = pytest.mark.django_db
@@ -37,21 +37,6 @@ ON_COMMIT = 2
 #: one hand submission, whatever its payments and its bettors
 QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE + ON_COMMIT
 
-#: 血战: two kongs and three wins (two self-drawn)
-XUEZHAN = {
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
-        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
-        {"type": "win", "from": 1, "tile": "3p", "situation": [],
-         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
-        {"type": "win", "from": None, "tile": "6s", "situation": [],
-         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
-        {"type": "win", "from": None, "tile": "7s", "situation": [],
-         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
-                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
-    ],
-}  # fmt: skip
 BETTOR_TILES = ("1m", "9p", "5s", "2m")
 
 

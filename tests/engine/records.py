@@ -11,6 +11,34 @@ from collections import Counter
 
 from scoring.engine import format_tiles, tile_name
 
+#: S1 平胡 on S2's discard 4p: S2 pays S1 1 (qq, base 1). A table session's hand: the session
+#: supplies ruleset, base and mode.
+PINGHU = {
+    "dealer": 0,
+    "events": [
+        {"type": "win", "from": 2, "tile": "4p", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p", "melds": []}]},
+    ],
+    "draw": None,
+}  # fmt: skip
+
+#: 血战: S3 暗杠 9s, S1 直杠 5m on S0's discard, S2 平胡 on S1's 3p, S0 对对胡 self-drawn on
+#: 6s, S3 平胡 + 根 self-drawn on 7s; the hand ends at three winners
+XUEZHAN = {
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
+        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
+        {"type": "win", "from": 1, "tile": "3p", "situation": [],
+         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
+        {"type": "win", "from": None, "tile": "6s", "situation": [],
+         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
+        {"type": "win", "from": None, "tile": "7s", "situation": [],
+         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
+                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
+    ],
+}  # fmt: skip
+
 
 class Exhausted(Exception):
     """The pool ran out of a tile this record wanted; build another."""

@@ -11,39 +11,12 @@ import pytest
 from scoring.engine import EngineError
 from scoring.engine.settle import settle
 
+from .builders import hand, kong, meld, win, winner
+
 PINGHU = "123m456m789m11p23p"  # + 4p: 123m 456m 789m 11p 234p — 平胡
 PINGHU_6S = "234m567m22s345s78s"  # + 6s: 234m 567m 22s 345s 678s — 平胡
 PINGHU_5P = "123m456m789m34p55p"  # + 5p: 123m 456m 789m 345p 55p — 平胡
 TANKI_5P = "111s222s444s678p5p"  # + 5p: 111s 222s 444s 678p 55p — 平胡 (单钓)
-
-
-def kong(seat, kind, tile, frm=None):
-    ev = {"type": "kong", "seat": seat, "kind": kind, "tile": tile}
-    if frm is not None:
-        ev["from"] = frm
-    return ev
-
-
-def winner(seat, concealed, melds=()):
-    return {"seat": seat, "concealed": concealed, "melds": list(melds)}
-
-
-def win(tile, *winners, frm=None, situation=()):
-    return {
-        "type": "win",
-        "from": frm,
-        "tile": tile,
-        "situation": list(situation),
-        "winners": list(winners),
-    }
-
-
-def meld(kind, tile, concealed=False):
-    return {"kind": kind, "tile": tile, "concealed": concealed}
-
-
-def hand(concealed, melds=()):
-    return {"concealed": concealed, "melds": list(melds)}
 
 
 def record(events=(), **kw):
