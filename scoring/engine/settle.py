@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import EngineError, Problem
 from .evaluate import (
@@ -101,8 +101,9 @@ class HandRecord:
 # --- the settlement ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(NamedTuple):
+    """One transfer (an immutable tuple: a hand makes dozens of them)."""
+
     payer: str  # "S0"–"S3" or "B0"…
     payee: str
     amount: int
