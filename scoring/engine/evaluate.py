@@ -223,14 +223,27 @@ _get_facts = SUIT_FACTS.get
 _COMBINE_FLAT = tuple(COMBINE[a][b] for a in range(16) for b in range(16))
 _NON_258 = NON_258_BITS
 _get_info = SUIT_INFO.get
-_PAIRS: dict[int, int] = {}
-_HANDS: dict[int, int] = {}
 
 
-def _hand_signature(info: int) -> int:
-    """Signature bits 0–10 of a concealed hand from its combined suit info."""
-    suits = info >> INFO_SUITS & 3
-    return (info & (15 | INFO_EVEN | INFO_258)) | (suits == 1) << 5 | (info >> INFO_FOURS & 7) << 8
+def _value_concealed(
+    r: Ruleset, a: int, b: int, c: int, n_tiles: int, self_draw: bool, situation: int
+) -> Valuation | str:
+    """Value a hand without melds from its three suit infos (memoised by ``evaluate_key``)."""
+    info = combine_info(combine_info(a, b), c)
+    sig = (
+        (info & (15 | INFO_EVEN | INFO_258))
+        | ((info >> INFO_SUITS & 3) == 1) << 5
+        | (info >> INFO_FOURS & 7) << 8
+    )
+    if n_tiles != 14:
+        sig &= ~INFO_EVEN  # seven pairs needs all fourteen tiles concealed
+    if not sig & (15 | INFO_EVEN):
+        return NOT_A_WINNING_SHAPE
+    sig |= self_draw << 12 | situation << 13
+    v = r.memo.get(sig)
+    if v is None:
+        v = r.memo[sig] = value_signature(r, sig)
+    return v
 
 
 #: signature bit 5 (one suit only) by the mask of suits present
@@ -264,19 +277,12 @@ def evaluate_key(
         c = _get_info(ks)
         if a is None or b is None or c is None:
             return NOT_A_WINNING_SHAPE
-        pair = a << 16 | b
-        ab = _PAIRS.get(pair)
-        if ab is None:
-            ab = _PAIRS[pair] = combine_info(a, b)
-        triple = ab << 16 | c
-        sig = _HANDS.get(triple)
-        if sig is None:
-            sig = _HANDS[triple] = _hand_signature(combine_info(ab, c))
-        if n_tiles != 14:
-            sig &= ~16  # seven pairs needs all fourteen tiles concealed
-        if not sig & 31:
-            return NOT_A_WINNING_SHAPE
-        sig |= self_draw << 12 | situation << 13
+        # everything else depends on the three suit infos and the flags: one memo look-up
+        hand = ((a << 16 | b) << 16 | c) << 9 | (n_tiles == 14) << 8 | self_draw << 7 | situation
+        v = r.hands.get(hand)
+        if v is None:
+            v = r.hands[hand] = _value_concealed(r, a, b, c, n_tiles, self_draw, situation)
+        return v
     else:
         suits = (km and 1) | (kp and 2) | (ks and 4) | melds.suits
         if suits == 7:

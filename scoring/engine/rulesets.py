@@ -273,8 +273,10 @@ class Ruleset:
     next_dealer: str
     robbing_pays_kong: bool
     fingerprint: str = field(compare=False)
-    # memo of valuations by hand signature; filled as hands are seen (see evaluate.py)
+    # memos of valuations, filled as hands are seen (see evaluate.py): by hand signature, and
+    # for hands without melds by their three suit infos and flags
     memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    hands: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     @property
     def cap(self) -> int | None:
