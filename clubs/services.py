@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from clubs.models import Bettor, Club, Membership, Player, Role, Seat, TableSession
-from config.errors import ApiError, Conflict
+from config.errors import ApiError, Conflict, error
 from scoring.models import Payment
 from scoring.services import ruleset_snapshot_get_or_create
 
@@ -132,12 +132,11 @@ def session_create(
     members = set(club.memberships.values_list("player_id", flat=True))
     problems = []
     if len(players) != 4 or len({p.pk for p in players}) != 4:
-        problems.append({"path": "players", "code": "four_players",
-                         "message": "a table seats four different players"})  # fmt: skip
+        problems.append(error("players", "four_players", "a table seats four different players"))
     for i, p in enumerate(players):
         if p.pk not in members:
-            problems.append({"path": f"players[{i}]", "code": "not_a_member",
-                             "message": f"{p.name} is not a member of {club.name}"})  # fmt: skip
+            message = f"{p.name} is not a member of {club.name}"
+            problems.append(error(f"players[{i}]", "not_a_member", message))
     if problems:
         raise ApiError(problems)
     snapshot = club.ruleset if ruleset is None else ruleset_snapshot_get_or_create(spec=ruleset)

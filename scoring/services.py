@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef, Subquery
 
 from clubs.models import SessionResult, TableSession
 from config.errors import ApiError, Conflict
+from config.errors import error as problem
 from scoring.engine import EngineError, resolve_ruleset
 from scoring.engine.settle import Settlement, settle
 from scoring.models import Hand, HandRevision, Payment, RulesetSnapshot
@@ -23,10 +24,6 @@ from scoring.tasks import session_changed
 SESSION_FIELDS = ("ruleset", "base", "mode")
 #: what a scorer submits for a hand: the engine's hand record without the session's fields
 HAND_FIELDS = ("number", "dealer", "declared_void", "events", "draw", "bettors", "session")
-
-
-def problem(path: str, code: str, message: str) -> dict[str, str]:
-    return {"path": path, "code": code, "message": message}
 
 
 def ruleset_snapshot_get_or_create(*, spec: Any, path: str = "ruleset") -> RulesetSnapshot:
