@@ -324,9 +324,21 @@ def evaluate_tiles(
         t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 = tiles
         b = TILE_BIT
         key = (
-            b[t0] + b[t1] + b[t2] + b[t3] + b[t4] + b[t5] + b[t6]
-            + b[t7] + b[t8] + b[t9] + b[t10] + b[t11] + b[t12] + b[t13]
-        )  # fmt: skip
+            b[t0]
+            + b[t1]
+            + b[t2]
+            + b[t3]
+            + b[t4]
+            + b[t5]
+            + b[t6]
+            + b[t7]
+            + b[t8]
+            + b[t9]
+            + b[t10]
+            + b[t11]
+            + b[t12]
+            + b[t13]
+        )
     else:
         key = 0
         for t in tiles:
@@ -420,25 +432,37 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     has_kong = any(m.kind == "kong" for m in h.melds)
     if "kong_flower" in s and not h.self_draw:
         problems.append(
-            Problem("kong_flower_not_self_draw", "杠上花 is won on one's own replacement tile "
-                    "(self-draw)", f"{pre}situation")
-        )  # fmt: skip
+            Problem(
+                "kong_flower_not_self_draw",
+                "杠上花 is won on one's own replacement tile (self-draw)",
+                f"{pre}situation",
+            )
+        )
     if "kong_flower" in s and not has_kong:
         problems.append(
-            Problem("kong_flower_without_kong", "杠上花 needs a kong of the winner's own",
-                    f"{pre}situation")
-        )  # fmt: skip
+            Problem(
+                "kong_flower_without_kong",
+                "杠上花 needs a kong of the winner's own",
+                f"{pre}situation",
+            )
+        )
     for flag in ("kong_discard", "robbing_kong"):
         if flag in s and h.self_draw:
             problems.append(
-                Problem(f"{flag}_self_draw", f"{flag} is a win on another player's tile, "
-                        "not a self-draw", f"{pre}situation")
-            )  # fmt: skip
+                Problem(
+                    f"{flag}_self_draw",
+                    f"{flag} is a win on another player's tile, not a self-draw",
+                    f"{pre}situation",
+                )
+            )
     if "heavenly" in s and (not h.self_draw or h.melds):
         problems.append(
-            Problem("heavenly_impossible", "天胡 is self-drawn on the dealer's first 14 tiles, "
-                    "with no melds", f"{pre}situation")
-        )  # fmt: skip
+            Problem(
+                "heavenly_impossible",
+                "天胡 is self-drawn on the dealer's first 14 tiles, with no melds",
+                f"{pre}situation",
+            )
+        )
     if "earthly" in s and h.melds:
         problems.append(
             Problem(
@@ -447,14 +471,20 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
         )
     if "heavenly" in s and "earthly" in s:
         problems.append(
-            Problem("situation_conflict", "天胡 (dealer) and 地胡 (non-dealer) exclude each "
-                    "other", f"{pre}situation")
-        )  # fmt: skip
+            Problem(
+                "situation_conflict",
+                "天胡 (dealer) and 地胡 (non-dealer) exclude each other",
+                f"{pre}situation",
+            )
+        )
     if len(s & {"kong_flower", "kong_discard", "robbing_kong"}) > 1:
         problems.append(
-            Problem("situation_conflict", "杠上花, 杠上炮 and 抢杠 exclude each other",
-                    f"{pre}situation")
-        )  # fmt: skip
+            Problem(
+                "situation_conflict",
+                "杠上花, 杠上炮 and 抢杠 exclude each other",
+                f"{pre}situation",
+            )
+        )
     return problems
 
 

@@ -373,9 +373,10 @@ def _build(preset: Preset, options: Options) -> Ruleset:
         if getattr(options, option) and code not in dict(preset.extras):
             extras.append((code, 1))
     pattern_extras = tuple(
-        code for code, option in OPTIONAL_PATTERNS.items()
+        code
+        for code, option in OPTIONAL_PATTERNS.items()
         if getattr(options, option) and code not in listed
-    )  # fmt: skip
+    )
     r = Ruleset(
         preset=preset.name,
         options=options,

@@ -285,10 +285,19 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     _unknown_fields(
         c,
         data,
-        {"ruleset", "base", "mode", "dealer", "declared_void", "events", "draw", "bettors",
-         "session"},
+        {
+            "ruleset",
+            "base",
+            "mode",
+            "dealer",
+            "declared_void",
+            "events",
+            "draw",
+            "bettors",
+            "session",
+        },
         "",
-    )  # fmt: skip
+    )
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
     if not _is_int(base) or base < 1:
@@ -371,16 +380,25 @@ def _parse_kong(c: _Collector, ev: dict, i: int, path: str) -> Kong | None:
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
     if kind not in KONG_KINDS:
-        c.add("invalid_kong_kind", f"a kong is concealed, direct or added, got {kind!r}",
-              f"{path}.kind")  # fmt: skip
+        c.add(
+            "invalid_kong_kind",
+            f"a kong is concealed, direct or added, got {kind!r}",
+            f"{path}.kind",
+        )
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     if kind == "direct" and ev.get("from") is None:
-        c.add("direct_kong_without_discarder", "a direct kong (直杠) is made on another "
-              "player's discard: give its seat in from", f"{path}.from")  # fmt: skip
+        c.add(
+            "direct_kong_without_discarder",
+            "a direct kong (直杠) is made on another player's discard: give its seat in from",
+            f"{path}.from",
+        )
     if kind in ("concealed", "added") and ev.get("from") is not None:
-        c.add("kong_with_discarder", f"a {kind} kong is made from one's own tiles: no from",
-              f"{path}.from")  # fmt: skip
+        c.add(
+            "kong_with_discarder",
+            f"a {kind} kong is made from one's own tiles: no from",
+            f"{path}.from",
+        )
     if from_ is not None and from_ == seat:
         c.add("discarder_is_konger", "a player cannot kong his own discard", f"{path}.from")
     same_turn = ev.get("same_turn", True)
@@ -396,8 +414,9 @@ def _parse_win(c: _Collector, ev: dict, i: int, path: str) -> Win | None:
     before = len(c.problems)
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
-    situation = c.attempt(parse_situation, ev.get("situation"), f"{path}.situation",
-                          default=frozenset())  # fmt: skip
+    situation = c.attempt(
+        parse_situation, ev.get("situation"), f"{path}.situation", default=frozenset()
+    )
     raw = ev.get("winners")
     winners = []
     if not isinstance(raw, list) or not raw:
@@ -456,8 +475,9 @@ def _parse_bettors(c: _Collector, raw: Any, dealer: int) -> list[Bettor]:
         c.add("invalid_bettors", "bettors is a list", "bettors")
         return []
     if len(raw) > MAX_BETTORS:
-        c.add("too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table",
-              "bettors")  # fmt: skip
+        c.add(
+            "too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table", "bettors"
+        )
         return []
     out = []
     for i, b in enumerate(raw):
@@ -574,12 +594,14 @@ class _Replay:
 
     def kong(self, k: Kong, path: str) -> None:
         if not self.in_hand[k.seat]:
-            self.fail("player_already_won", "a player who has won is out of the hand",
-                      f"{path}.seat")  # fmt: skip
+            self.fail(
+                "player_already_won", "a player who has won is out of the hand", f"{path}.seat"
+            )
             return
         if k.from_ is not None and not self.in_hand[k.from_]:
-            self.fail("discarder_already_won", "a player who has won no longer discards",
-                      f"{path}.from")  # fmt: skip
+            self.fail(
+                "discarder_already_won", "a player who has won no longer discards", f"{path}.from"
+            )
             return
         income = _KongIncome(k)
         self.incomes.append(income)
@@ -610,30 +632,49 @@ class _Replay:
         seats = [x.seat for x in w.winners]
         if w.from_ is not None:
             if not self.in_hand[w.from_]:
-                self.fail("discarder_already_won", "a player who has won no longer discards",
-                          f"{path}.from")  # fmt: skip
+                self.fail(
+                    "discarder_already_won",
+                    "a player who has won no longer discards",
+                    f"{path}.from",
+                )
             if w.from_ in seats:
-                self.fail("discarder_is_winner", "a player cannot win on his own discard",
-                          f"{path}.from")  # fmt: skip
+                self.fail(
+                    "discarder_is_winner", "a player cannot win on his own discard", f"{path}.from"
+                )
         for j, seat in enumerate(seats):
             if not self.in_hand[seat]:
-                self.fail("player_already_won", "a player who has won is out of the hand",
-                          f"{path}.winners[{j}].seat")  # fmt: skip
+                self.fail(
+                    "player_already_won",
+                    "a player who has won is out of the hand",
+                    f"{path}.winners[{j}].seat",
+                )
         if self.rec.mode == "xuezhan" and self.n_winners + len(seats) > 3:
             self.fail("too_many_wins", "血战到底 ends when three players have won", path)
         s = w.situation
         if "kong_flower" in s and not (prev_kong and prev_kong.seat in seats):
-            self.fail("kong_flower_without_kong", "杠上花 needs the winner's own kong just "
-                      "before the win", f"{path}.situation")  # fmt: skip
+            self.fail(
+                "kong_flower_without_kong",
+                "杠上花 needs the winner's own kong just before the win",
+                f"{path}.situation",
+            )
         if "kong_discard" in s and not (prev_kong and prev_kong.seat == w.from_):
-            self.fail("kong_discard_without_kong", "杠上炮 needs the discarder's kong just "
-                      "before the win", f"{path}.situation")  # fmt: skip
+            self.fail(
+                "kong_discard_without_kong",
+                "杠上炮 needs the discarder's kong just before the win",
+                f"{path}.situation",
+            )
         if "heavenly" in s and (seats != [self.rec.dealer] or w.from_ is not None or w.index):
-            self.fail("heavenly_impossible", "天胡 is the dealer's self-drawn win before any "
-                      "other event", f"{path}.situation")  # fmt: skip
+            self.fail(
+                "heavenly_impossible",
+                "天胡 is the dealer's self-drawn win before any other event",
+                f"{path}.situation",
+            )
         if "earthly" in s and (self.rec.dealer in seats or w.index):
-            self.fail("earthly_impossible", "地胡 is a non-dealer's win in the first go-round, "
-                      "before any other event", f"{path}.situation")  # fmt: skip
+            self.fail(
+                "earthly_impossible",
+                "地胡 is a non-dealer's win in the first go-round, before any other event",
+                f"{path}.situation",
+            )
         after_direct = (
             "kong_flower" in s
             and prev_kong is not None
@@ -715,11 +756,17 @@ class _Replay:
             return
         events, shown = Counter(made), Counter(laid)
         for t in sorted(shown - events):
-            self.fail("meld_kong_without_event", f"the kong of {tile_name(t)} in seat {seat}'s "
-                      "melds has no kong event", path)  # fmt: skip
+            self.fail(
+                "meld_kong_without_event",
+                f"the kong of {tile_name(t)} in seat {seat}'s melds has no kong event",
+                path,
+            )
         for t in sorted(events - shown):
-            self.fail("kong_not_in_melds", f"seat {seat} made a kong of {tile_name(t)} that is "
-                      "missing from his melds", path)  # fmt: skip
+            self.fail(
+                "kong_not_in_melds",
+                f"seat {seat} made a kong of {tile_name(t)} that is missing from his melds",
+                path,
+            )
 
     # the draw (流局)
 
@@ -732,8 +779,11 @@ class _Replay:
         shown = {h.seat: h for h in rec.draw}
         for s in still_in:
             if s not in shown:
-                self.fail("draw_hand_missing", f"seat {s} is still in the hand and must show "
-                          "his tiles", f"draw.hands.{s}")  # fmt: skip
+                self.fail(
+                    "draw_hand_missing",
+                    f"seat {s} is still in the hand and must show his tiles",
+                    f"draw.hands.{s}",
+                )
         for s in shown:
             if s not in still_in:
                 self.fail("draw_hand_of_winner", f"seat {s} has already won", f"draw.hands.{s}")
@@ -741,8 +791,11 @@ class _Replay:
         for h in shown.values():
             n = len(h.concealed) + 3 * len(h.melds)
             if n != 13:
-                self.fail("wrong_tile_count", f"a hand at the draw has 13 effective tiles, seat "
-                          f"{h.seat}'s has {n}", f"draw.hands.{h.seat}.concealed")  # fmt: skip
+                self.fail(
+                    "wrong_tile_count",
+                    f"a hand at the draw has 13 effective tiles, seat {h.seat}'s has {n}",
+                    f"draw.hands.{h.seat}.concealed",
+                )
             self.check_melds(h.seat, h.melds, n_events, f"draw.hands.{h.seat}.melds")
         if self.problems:
             return None
@@ -858,8 +911,11 @@ class _Replay:
                 counts[t] += 1
                 if counts[t] > 4 and t not in reported:
                     reported.add(t)
-                    self.fail("too_many_copies", f"more than four {tile_name(t)} in this "
-                              "record (a tile has four copies)", path)  # fmt: skip
+                    self.fail(
+                        "too_many_copies",
+                        f"more than four {tile_name(t)} in this record (a tile has four copies)",
+                        path,
+                    )
 
     def with_bettors(self) -> list[Payment]:
         """Each seat payment followed by the 叫马 payments that mirror it."""
@@ -882,9 +938,15 @@ class _Replay:
                     for c, taker in enumerate(bettors):
                         if giver.seat == payer and taker.seat == payee:
                             out.append(
-                                Payment(BETTOR_LABELS[b], BETTOR_LABELS[c], p.amount, "bettor",
-                                        p.event, k)
-                            )  # fmt: skip
+                                Payment(
+                                    BETTOR_LABELS[b],
+                                    BETTOR_LABELS[c],
+                                    p.amount,
+                                    "bettor",
+                                    p.event,
+                                    k,
+                                )
+                            )
         return out
 
     def next_dealer(self) -> int | None:

@@ -19,10 +19,20 @@ N_KINDS = 27
 
 # Chinese suit marks, simplified and traditional, as they appear in the seeds and at tables.
 _SUIT_MARKS = {
-    "m": 0, "万": 0, "萬": 0,
-    "p": 1, "筒": 1, "饼": 1, "餅": 1, "铜": 1, "銅": 1,
-    "s": 2, "条": 2, "條": 2, "索": 2,
-}  # fmt: skip
+    "m": 0,
+    "万": 0,
+    "萬": 0,
+    "p": 1,
+    "筒": 1,
+    "饼": 1,
+    "餅": 1,
+    "铜": 1,
+    "銅": 1,
+    "s": 2,
+    "条": 2,
+    "條": 2,
+    "索": 2,
+}
 
 
 def tile(suit: int, rank: int) -> int:
