@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo
+
 import django_filters
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotAuthenticated, NotFound
@@ -209,9 +212,9 @@ class SessionListView(ApiView):
         filtered = SessionFilter(request.query_params, queryset=selectors.sessions_of(club))
         if not filtered.is_valid():
             raise ApiError(flatten_detail(filtered.errors))
-        qs = filtered.qs.distinct()
         paginator = StandardPagination()
-        page = paginator.paginate_queryset(qs, request, view=self)
+        with timezone.override(ZoneInfo(club.time_zone)):  # dates are the club's own days
+            page = paginator.paginate_queryset(filtered.qs.distinct(), request, view=self)
         totals = selectors.sessions_totals([s.pk for s in page])
         data = SessionOutSerializer(
             page, many=True, context={"request": request, "totals": totals}

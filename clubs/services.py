@@ -153,11 +153,16 @@ def session_create(
         Seat(session=session, number=n, player=p) for n, p in enumerate(players)
     )
     names = set()
+    seated = {p.pk for p in players}
     for i, b in enumerate(bettors or []):
         bettor = Bettor(session=session, player=b.get("player"), guest_name=b.get("guest_name", ""))
         if bettor.name in names or not bettor.name:
-            raise ApiError.single(f"bettors[{i}]", "duplicate_bettor",
-                                  "each bettor needs a distinct name")  # fmt: skip
+            message = "each bettor needs a distinct name"
+            raise ApiError.single(f"bettors[{i}]", "duplicate_bettor", message)
+        if bettor.player_id in seated:
+            # 叫马 is for those beyond the four: a seated player already wins what his seat wins
+            message = "a seated player cannot also bet on this table"
+            raise ApiError.single(f"bettors[{i}].player", "bettor_is_seated", message)
         names.add(bettor.name)
         bettor.save()
     return session
@@ -166,6 +171,9 @@ def session_create(
 @transaction.atomic
 def session_update(*, session: TableSession, **fields: Any) -> TableSession:
     """Change a session's start time or notes (its table and rules stay as opened)."""
+    if not session.is_open:
+        message = "this session is closed; an organiser must reopen it before it changes"
+        raise Conflict(message, code="session_closed")
     for key, value in fields.items():
         setattr(session, key, value)
     if fields:

@@ -298,6 +298,7 @@ def test_a_closed_session_refuses_changes_until_an_organiser_reopens_it(
         scorer.delete(hands_url(session, "1/?reason=oops")),
         scorer.post(f"/api/v1/sessions/{empty.pk}/result/", results, format="json"),
         scorer.put(f"/api/v1/sessions/{empty.pk}/result/", results, format="json"),
+        organiser.patch(f"/api/v1/sessions/{session.pk}/", {"notes": "late"}, format="json"),
     ]
     for response in refused:
         assert response.status_code == 409, response.json()
@@ -309,6 +310,30 @@ def test_a_closed_session_refuses_changes_until_an_organiser_reopens_it(
     assert reopened.json()["status"] == "open" and reopened.json()["closed_at"] is None
     assert scorer.post(hands_url(session), PINGHU, format="json").status_code == 201
     assert scorer.delete(hands_url(session, "1/?reason=oops")).status_code == 200
+
+
+def test_a_seated_player_cannot_also_bet_on_his_table(club, organiser, members, json_errors):
+    """叫马 is for people beyond the four: a seated player already wins what his seat wins."""
+    before = db_state()
+    body = {"players": [m.pk for m in members[:4]], "bettors": [{"player": members[0].pk}]}
+    response = organiser.post(f"/api/v1/clubs/{club.slug}/sessions/", body, format="json")
+    assert response.status_code == 400
+    assert codes(json_errors, response) == {("bettors[0].player", "bettor_is_seated")}
+    assert db_state() == before
+
+
+def test_date_filters_use_the_clubs_time_zone(members, organiser, club):
+    """A session started at 01:00 on 5 March in Shanghai is on the 4th in UTC; a club in
+    Shanghai finds it on the 5th, a club keeping UTC on the 4th."""
+    started = at(5, 1)
+    TableSessionFactory(club=club, started_at=started, seated=members[:4])
+    url = f"/api/v1/clubs/{club.slug}/sessions/?date_from=2025-03-05&date_to=2025-03-05"
+    assert organiser.get(url).json()["count"] == 1
+    club.time_zone = "UTC"
+    club.save()
+    assert organiser.get(url).json()["count"] == 0
+    url = url.replace("2025-03-05", "2025-03-04")
+    assert organiser.get(url).json()["count"] == 1
 
 
 # --- final-result entry ---------------------------------------------------------------------
