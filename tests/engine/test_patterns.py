@@ -35,28 +35,13 @@ from scoring.engine import (
     readiness,
 )
 
-
-def _hand(tiles, winning, melds=(), self_draw=False, situation=(), void=None):
-    rest = list(parse_tiles(tiles))
-    rest.remove(parse_tiles(winning)[0])
-    return parse_winning_hand(
-        {
-            "concealed": format_tiles(rest),
-            "melds": list(melds),
-            "winning_tile": winning,
-            "self_draw": self_draw,
-            "situation": list(situation),
-            "declared_void": void,
-        }
-    )
-
-
-def _pung(tile):
-    return {"kind": "pung", "tile": tile, "concealed": False}
+from .builders import meld
+from .builders import pung as _pung
+from .builders import winning_hand as _hand
 
 
 def _kong(tile, concealed=False):
-    return {"kind": "kong", "tile": tile, "concealed": concealed}
+    return meld("kong", tile, concealed)
 
 
 def _rs(preset, **options):

@@ -27,36 +27,18 @@ import pytest
 from scoring.engine import (
     EngineError,
     evaluate,
-    format_tiles,
     parse_tiles,
-    parse_winning_hand,
     readiness,
     tile_name,
 )
 
-
-def _hand(tiles, winning, melds=(), self_draw=False, situation=()):
-    """A winning hand from the concealed tiles *including* the winning tile."""
-    rest = list(parse_tiles(tiles))
-    rest.remove(parse_tiles(winning)[0])
-    return parse_winning_hand(
-        {
-            "concealed": format_tiles(rest),
-            "melds": list(melds),
-            "winning_tile": winning,
-            "self_draw": self_draw,
-            "situation": list(situation),
-            "declared_void": None,
-        }
-    )
-
-
-def _pung(tile):
-    return {"kind": "pung", "tile": tile, "concealed": False}
+from .builders import meld
+from .builders import pung as _pung
+from .builders import winning_hand as _hand
 
 
 def _kong(tile, concealed=False):
-    return {"kind": "kong", "tile": tile, "concealed": concealed}
+    return meld("kong", tile, concealed)
 
 
 def _win(result, pattern, roots, total, value, capped=False):
