@@ -200,6 +200,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # several models have a "status": each choice set gets its own schema name
+    "ENUM_NAME_OVERRIDES": {
+        "SeatingMethodEnum": "tournaments.models.Tournament.Seating",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "RegistrationStatusEnum": "tournaments.models.Registration.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "SessionStatusEnum": "clubs.models.TableSession.Status",
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------------

@@ -1,1 +1,92 @@
-# Admin registrations for this app's models.
+"""Admin for tournaments: directors fix entries and read seatings, snapshots and tasks.
+
+Seatings and standings are written by their Celery tasks only, so they are read-only here.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from scoring.admin import ReadOnlyInline
+from tournaments.models import (
+    Registration,
+    Round,
+    StandingsSnapshot,
+    Table,
+    TaskRecord,
+    Tournament,
+)
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    fields = ("player", "seed_rating", "status", "first_round", "withdrawn_after", "pinned_table")
+    autocomplete_fields = ("player",)
+    extra = 0
+
+
+class RoundInline(ReadOnlyInline):
+    model = Round
+    fields = ("number", "status", "method", "byes", "quality", "seated_at")
+    readonly_fields = fields
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "club", "status", "seating", "rounds", "is_public")
+    list_filter = ("status", "seating", "is_public")
+    search_fields = ("name", "slug", "club__name")
+    list_select_related = ("club",)
+    autocomplete_fields = ("club",)
+    readonly_fields = ("ruleset", "seating_plan", "standings_pending", "created_by", "created_at")
+    inlines = (RegistrationInline, RoundInline)
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("player", "tournament", "status", "seed_rating", "first_round",
+                    "pinned_table")  # fmt: skip
+    list_filter = ("status", "tournament")
+    search_fields = ("player__name", "tournament__name")
+    list_select_related = ("player", "tournament")
+    autocomplete_fields = ("player", "tournament")
+
+
+class TableInline(ReadOnlyInline):
+    model = Table
+    fields = ("number", "session")
+    readonly_fields = fields
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "status", "method", "seated_at")
+    list_filter = ("status", "method", "tournament")
+    search_fields = ("tournament__name",)
+    readonly_fields = ("tournament", "number", "status", "method", "byes", "quality", "task",
+                       "seated_at")  # fmt: skip
+    inlines = (TableInline,)
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "session")
+    search_fields = ("round__tournament__name", "session__seats__player__name")
+    readonly_fields = ("round", "number", "session")
+
+
+@admin.register(StandingsSnapshot)
+class StandingsSnapshotAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "version", "computed_at", "rounds_complete", "tables_counted",
+                    "seconds")  # fmt: skip
+    list_filter = ("tournament",)
+    readonly_fields = ("tournament", "version", "computed_at", "rounds_complete",
+                       "tables_counted", "rows", "seconds")  # fmt: skip
+
+
+@admin.register(TaskRecord)
+class TaskRecordAdmin(admin.ModelAdmin):
+    list_display = ("id", "name", "tournament", "state", "progress", "created_at", "updated_at")
+    list_filter = ("name", "state")
+    readonly_fields = ("id", "name", "tournament", "state", "progress", "result", "error",
+                       "created_at", "updated_at")  # fmt: skip

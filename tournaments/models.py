@@ -1,1 +1,234 @@
-# Models for this app are added by later issues.
+"""Tournaments (比赛): registration, rounds seated four to a table, table results, standings.
+
+A tournament's tables are ordinary table sessions of its club, so hands recorded there go
+through the engine exactly as in a club, and four entered totals are the club's final-result
+entry. Who may
+do what follows the club's roles: its organisers direct the tournament, its scorers score.
+"""
+
+from __future__ import annotations
+
+import uuid
+from fractions import Fraction
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from clubs.models import TableSession
+
+
+class Tournament(models.Model):
+    """A tournament: its rules, its schedule of rounds, how it seats and ranks its players."""
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class Seating(models.TextChoices):
+        BALANCED = "balanced", "Balanced: fewest repeat meetings over the event"
+        SWISS = "swiss", "Swiss: leaders together, avoiding repeat meetings"
+        RANDOM = "random", "Random (reproducible from the seed)"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="tournaments",
+        help_text="the host club, or the club made for a tournament without one; "
+        "its organisers direct the tournament and its scorers score it",
+    )
+    hosted = models.BooleanField(default=True, help_text="the club is a host club of its own")
+    ruleset = models.ForeignKey(
+        "scoring.RulesetSnapshot", on_delete=models.PROTECT, related_name="tournaments"
+    )
+    base = models.PositiveIntegerField(default=1)
+    mode = models.CharField(
+        max_length=10, choices=TableSession.Mode.choices, default=TableSession.Mode.XUEZHAN
+    )
+    rounds = models.PositiveSmallIntegerField()
+    hands_per_table = models.PositiveSmallIntegerField(default=8)
+    placement_points = models.JSONField(default=list, help_text="points for 1st, 2nd, 3rd, 4th")
+    tiebreaks = models.JSONField(default=list)
+    seating = models.CharField(max_length=10, choices=Seating.choices, default=Seating.BALANCED)
+    seed = models.BigIntegerField(default=0, help_text="seating with the same seed repeats")
+    bye_points = models.DecimalField(
+        max_digits=6,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="placement points for a bye; empty: the mean of the placement points",
+    )
+    bye_table_score = models.IntegerField(default=0)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
+    is_public = models.BooleanField(default=True)
+    #: balanced seating plans the whole event; the rounds not yet played wait here
+    seating_plan = models.JSONField(default=list, blank=True)
+    #: set while a standings recompute is queued: a burst of results queues one
+    standings_pending = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def bye_fraction(self) -> Fraction:
+        if self.bye_points is not None:
+            return Fraction(self.bye_points)
+        points = self.placement_points
+        return Fraction(sum(Fraction(p) for p in points), len(points))
+
+
+class Registration(models.Model):
+    """A player entered in a tournament: seed rating, late entry, withdrawal, pinned table."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="entries")
+    seed_rating = models.IntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    first_round = models.PositiveSmallIntegerField(
+        default=1, help_text="late entries play from this round on"
+    )
+    withdrawn_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the last round seated before the withdrawal"
+    )
+    pinned_table = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="always seated at this table (accessibility)"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+
+class Round(models.Model):
+    """One round (轮): seated by a Celery task, complete when every table has a result."""
+
+    class Status(models.TextChoices):
+        SEATING = "seating", "Being seated"
+        SEATED = "seated", "Seated"
+        FAILED = "failed", "Seating failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SEATING)
+    method = models.CharField(max_length=10, choices=Tournament.Seating.choices)
+    byes = models.JSONField(default=list, help_text="player ids without a table this round")
+    quality = models.JSONField(default=dict, blank=True)
+    task = models.ForeignKey(
+        "tournaments.TaskRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    """A table of a round. Its table session holds the seats (in order; seat 0 deals first)
+    and the result: hands recorded through the engine, or the four totals entered (the
+    clubs' final-result entry). The table's scores are the session's totals either way."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    session = models.OneToOneField(
+        "clubs.TableSession", on_delete=models.PROTECT, related_name="tournament_table"
+    )
+
+    class Meta:
+        ordering = ["round_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="one_table_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+class StandingsSnapshot(models.Model):
+    """Standings as computed at one moment: written whole in one row, so a reader never sees
+    a half-computed table. The API serves the highest version."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings_snapshots"
+    )
+    version = models.PositiveIntegerField()
+    computed_at = models.DateTimeField(auto_now_add=True)
+    rounds_complete = models.PositiveSmallIntegerField(default=0)
+    tables_counted = models.PositiveIntegerField(default=0)
+    rows = models.JSONField(default=list)
+    seconds = models.FloatField(default=0, help_text="time the computation took")
+
+    class Meta:
+        ordering = ["tournament_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "version"], name="one_snapshot_per_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} standings v{self.version}"
+
+
+class TaskRecord(models.Model):
+    """A background job as the API reports it: ``GET /api/v1/tasks/{id}``.
+
+    Kept in the database (not only in Celery's result backend) so the state is the same
+    whether a worker or the eager in-process mode ran it, and it outlives result expiry.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "PENDING", "Queued"
+        STARTED = "STARTED", "Running"
+        SUCCESS = "SUCCESS", "Done"
+        FAILURE = "FAILURE", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=60)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="tasks"
+    )
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    progress = models.FloatField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(progress__gte=0, progress__lte=1), name="progress_0_to_1"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.id} {self.state}"

@@ -3,8 +3,30 @@
 Give every route a name: named routes without URL arguments are listed in the /api/v1/ index.
 """
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = [
-    # path("example/", ExampleView.as_view(), name="tournaments-example"),
+from tournaments import api
+
+T = "tournaments/<slug:slug>"
+
+urlpatterns = [
+    path("tournaments/", api.TournamentListView.as_view(), name="tournaments"),
+    path(f"{T}/", api.TournamentDetailView.as_view(), name="tournament-detail"),
+    path(f"{T}/players/", api.RegistrationListView.as_view(), name="tournament-players"),
+    path(
+        f"{T}/players/<int:player>/",
+        api.RegistrationDetailView.as_view(),
+        name="tournament-player-detail",
+    ),
+    path(f"{T}/rounds/", api.RoundListView.as_view(), name="tournament-rounds"),
+    path(f"{T}/rounds/<int:number>/", api.RoundDetailView.as_view(), name="tournament-round"),
+    path(
+        f"{T}/rounds/<int:number>/reseat/",
+        api.RoundReseatView.as_view(),
+        name="tournament-round-reseat",
+    ),
+    path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
+    path("tables/<int:pk>/result/", api.TableResultView.as_view(), name="table-result"),
+    path("tasks/<uuid:task_id>", api.TaskDetailView.as_view(), name="task-detail"),
+    path("tasks/<uuid:task_id>/", api.TaskDetailSlashView.as_view(), name="task-detail-slash"),
 ]

@@ -79,11 +79,13 @@ def test_demo_creates_the_public_club():
     club = Club.objects.get(slug=SLUG)
     assert club.is_public and club.name == "成都茶馆麻将社" and club.ruleset.preset == "chengdu"
     assert f"Created demo club {club.name}" in output
-    assert Player.objects.count() == 8
     assert club.memberships.count() == 8
     owner = club.memberships.get(role=Role.OWNER)
     assert owner.player.user.username == "admin"
-    sessions = club.sessions.all()
+    # the club's own tables (the demo tournament it hosts adds eight guests and its tables)
+    assert Player.objects.filter(entries__isnull=True).count() == 0
+    assert Player.objects.count() == 16
+    sessions = club.sessions.filter(tournament_table__isnull=True)
     assert sessions.count() == 3
     assert sessions.filter(status=TableSession.Status.CLOSED).count() == 2
     open_session = sessions.get(status=TableSession.Status.OPEN)
@@ -99,7 +101,9 @@ def test_demo_hands_are_settled_by_the_engine_and_varied():
     from scoring.models import Hand, Payment
 
     run_demo()
-    hands = Hand.objects.filter(session__club__slug=SLUG).select_related("session__ruleset")
+    hands = Hand.objects.filter(
+        session__club__slug=SLUG, session__tournament_table__isnull=True
+    ).select_related("session__ruleset")
     assert hands.count() == 7
     kongs, multi_winner, draws = set(), 0, 0
     for h in hands:
@@ -120,7 +124,7 @@ def test_demo_hands_are_settled_by_the_engine_and_varied():
     assert multi_winner >= 1  # 一炮多响
     assert draws >= 1
     assert Payment.objects.filter(reason="huazhu").exists()
-    bettor_payments = Payment.objects.filter(reason="bettor")
+    bettor_payments = Payment.objects.filter(reason="bettor")  # only the club's tables bet
     assert bettor_payments.exists()
     assert bettor_payments.filter(payee_bettor__isnull=False).exists()
     assert bettor_payments.filter(payer_bettor__isnull=False).exists()

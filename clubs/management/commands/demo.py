@@ -16,6 +16,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from clubs.demo import demo_club_create
+from tournaments.demo import demo_tournament_create
 
 DEFAULT_USERNAME = "admin"
 DEFAULT_PASSWORD = "xuezhan-admin"
@@ -40,7 +41,7 @@ class Command(BaseCommand):
     @property
     def steps(self):
         """Ordered demo steps; each is ``callable(options) -> None`` and must be idempotent."""
-        return [self.create_admin, self.create_club]
+        return [self.create_admin, self.create_club, self.create_tournament]
 
     def handle(self, *args, **options):
         if getattr(settings, "PRODUCTION", False) and not options["force"]:
@@ -74,3 +75,11 @@ class Command(BaseCommand):
         self.stdout.write(style(str(summary)))
         if summary.club:
             self.stdout.write(f"  club: http://127.0.0.1:8000/api/v1/clubs/{summary.club.slug}/")
+
+    def create_tournament(self, options) -> None:
+        summary = demo_tournament_create(username=options["username"])
+        style = self.style.SUCCESS if summary.tournament else self.style.NOTICE
+        self.stdout.write(style(str(summary)))
+        if summary.tournament:
+            base = f"http://127.0.0.1:8000/api/v1/tournaments/{summary.tournament.slug}"
+            self.stdout.write(f"  standings: {base}/standings/")

@@ -1,0 +1,177 @@
+"""Reads of the tournaments app: who may see what, seatings, table results, standings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+from django.db.models import Count, Q, QuerySet
+
+from clubs.models import Membership, Seat
+from clubs.selectors import can_read, sessions_totals
+from scoring.models import Hand
+from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.seating import RoundSeating, TableSeating
+from tournaments.standings import (
+    DEFAULT_PLACEMENT_POINTS,
+    DEFAULT_TIEBREAKS,
+    Standing,
+    StandingsRules,
+    TableResult,
+    compute_standings,
+)
+
+
+def can_read_tournament(user, tournament: Tournament) -> bool:
+    """Public tournaments are open to all; others to the members of their club."""
+    return tournament.is_public or can_read(user, tournament.club)
+
+
+def tournaments_visible_to(user) -> QuerySet[Tournament]:
+    qs = Tournament.objects.select_related("club", "ruleset")
+    if not user.is_authenticated:
+        return qs.filter(is_public=True)
+    if user.is_superuser:
+        return qs
+    clubs = Membership.objects.filter(player__user=user).values("club_id")
+    return qs.filter(Q(is_public=True) | Q(club_id__in=clubs))
+
+
+def rules_of(tournament: Tournament) -> StandingsRules:
+    return StandingsRules(
+        placement_points=tuple(tournament.placement_points or DEFAULT_PLACEMENT_POINTS),
+        tiebreaks=tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS),
+        bye_points=tournament.bye_fraction,
+        bye_table_score=tournament.bye_table_score,
+    )
+
+
+def seated_rounds(tournament: Tournament, *, before: int | None = None) -> list[Round]:
+    qs = tournament.round_set.filter(status=Round.Status.SEATED)
+    if before is not None:
+        qs = qs.filter(number__lt=before)
+    return list(qs.order_by("number"))
+
+
+def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
+    """Each seated round as the seating engine sees it: tables of player ids, and byes."""
+    seats = (
+        Seat.objects.filter(session__tournament_table__round__in=rounds)
+        .order_by("session__tournament_table__number", "number")
+        .values_list("session__tournament_table__round_id", "session__tournament_table__number",
+                     "player_id")
+    )  # fmt: skip
+    tables: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for round_id, number, player_id in seats:
+        tables[round_id][number].append(player_id)
+    out = {}
+    for r in rounds:
+        out[r.number] = RoundSeating(
+            tables=tuple(
+                TableSeating(number=n, players=tuple(ps)) for n, ps in sorted(tables[r.pk].items())
+            ),
+            byes=tuple(r.byes),
+        )
+    return out
+
+
+def table_results(tournament: Tournament) -> dict[int, TableResult]:
+    """The tables that have a result, by table id: totals entered, or at least the
+    tournament's number of hands recorded (their totals from the payments)."""
+    tables = list(
+        Table.objects.filter(round__tournament=tournament)
+        .annotate(
+            hands=Count("session__hands", filter=Q(session__hands__is_deleted=False)),
+            entered=Count("session__results"),
+        )
+        .values_list("pk", "round__number", "number", "session_id", "hands", "entered")
+    )
+    done = [t for t in tables if t[5] or t[4] >= tournament.hands_per_table]
+    if not done:
+        return {}
+    totals = sessions_totals([t[3] for t in done])
+    seats: dict[int, list[int]] = defaultdict(list)
+    for session_id, player_id in (
+        Seat.objects.filter(session_id__in=[t[3] for t in done])
+        .order_by("session_id", "number")
+        .values_list("session_id", "player_id")
+    ):
+        seats[session_id].append(player_id)
+    out = {}
+    for pk, round_number, number, session_id, _, _ in done:
+        players = totals[session_id]["players"]
+        out[pk] = TableResult(
+            round=round_number,
+            table=number,
+            scores=tuple((p, players.get(p, 0)) for p in seats[session_id]),
+        )
+    return out
+
+
+def round_progress(round_: Round) -> dict[str, int]:
+    """How many tables of a round have a result."""
+    tables = Table.objects.filter(round=round_).annotate(
+        hands=Count("session__hands", filter=Q(session__hands__is_deleted=False)),
+        entered=Count("session__results"),
+    )
+    hands_needed = round_.tournament.hands_per_table
+    total = done = 0
+    for t in tables:
+        total += 1
+        done += bool(t.entered or t.hands >= hands_needed)
+    return {"tables": total, "tables_with_result": done}
+
+
+def round_has_results(round_: Round) -> bool:
+    """Anything recorded at a table of the round: a hand (even one) or entered totals."""
+    return (
+        Hand.objects.filter(session__tournament_table__round=round_, is_deleted=False).exists()
+        or Table.objects.filter(round=round_, session__results__isnull=False).exists()
+    )
+
+
+def standings_now(
+    tournament: Tournament, *, before_round: int | None = None
+) -> tuple[tuple[Standing, ...], int, int]:
+    """Standings from the results as they are: (standings, complete rounds, tables counted).
+
+    ``before_round`` limits them to the rounds before it (swiss seating reads them so).
+    """
+    results = list(table_results(tournament).values())
+    rounds = seated_rounds(tournament)
+    if before_round is not None:
+        results = [r for r in results if r.round < before_round]
+        rounds = [r for r in rounds if r.number < before_round]
+    per_round = defaultdict(int)
+    for r in results:
+        per_round[r.round] += 1
+    tables_per_round = dict(
+        Table.objects.filter(round__in=rounds)
+        .values_list("round__number")
+        .annotate(n=Count("pk"))
+        .values_list("round__number", "n")
+    )
+    complete = {r.number for r in rounds if per_round[r.number] == tables_per_round.get(r.number)}
+    byes = [(r.number, p) for r in rounds for p in r.byes]
+    registrations = list(tournament.registrations.values_list("player_id", "status"))
+    standings = compute_standings(
+        players=[p for p, _ in registrations],
+        results=results,
+        byes=byes,
+        rules=rules_of(tournament),
+        withdrawn=[p for p, s in registrations if s == Registration.Status.WITHDRAWN],
+    )
+    return standings, len(complete), len(results)
+
+
+def latest_standings(tournament: Tournament) -> StandingsSnapshot | None:
+    return tournament.standings_snapshots.order_by("-version").first()
+
+
+def fraction_text(value: Fraction) -> str:
+    """A fraction as people write points: 3, 2.5, 7/3."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if 100 % value.denominator == 0:
+        return f"{float(value):g}"
+    return f"{value.numerator}/{value.denominator}"

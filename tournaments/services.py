@@ -1,0 +1,473 @@
+"""Writes of the tournaments app. One transaction each; Celery tasks are queued on commit.
+
+Seating and standings run in Celery tasks (``tournaments.tasks``), whose bodies are
+:func:`round_seat` and :func:`standings_compute` here; each reports through a
+:class:`TaskRecord` that ``GET /api/v1/tasks/{id}`` reads.
+"""
+
+from __future__ import annotations
+
+import time
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clubs.models import Club, Player, Seat, TableSession
+from clubs.services import club_create
+from config.errors import ApiError, Conflict, error
+from scoring.services import ruleset_snapshot_get_or_create, session_result_enter
+from tournaments import selectors
+from tournaments.models import (
+    Registration,
+    Round,
+    StandingsSnapshot,
+    Table,
+    TaskRecord,
+    Tournament,
+)
+from tournaments.seating import METHODS, RoundSeating, SeatingError, seat_round
+from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
+
+#: a recompute waits this long after the first result of a burst, so the burst lands in one
+COALESCE_SECONDS = 1.0
+
+#: fields that shape the schedule or the scoring: fixed once the first round is seated
+RULE_FIELDS = frozenset({"ruleset", "base", "mode", "hands_per_table", "seating", "seed", "rounds"})
+
+
+def _check_rules(fields: dict[str, Any]) -> list[dict[str, str]]:
+    problems = []
+    points = fields.get("placement_points")
+    if points is not None and (
+        not isinstance(points, list)
+        or len(points) != 4
+        or any(type(p) is not int for p in points)
+        or any(a < b for a, b in zip(points, points[1:], strict=False))
+    ):
+        message = "four whole numbers for 1st to 4th, none above the one before"
+        problems.append(error("placement_points", "invalid_points", message))
+    tiebreaks = fields.get("tiebreaks")
+    if tiebreaks is not None:
+        if not isinstance(tiebreaks, list) or len(set(tiebreaks)) != len(tiebreaks):
+            problems.append(error("tiebreaks", "invalid", "a list of distinct tiebreak codes"))
+        else:
+            for i, code in enumerate(tiebreaks):
+                if code not in TIEBREAKS:
+                    message = f"unknown tiebreak {code!r}; known: {', '.join(DEFAULT_TIEBREAKS)}"
+                    problems.append(error(f"tiebreaks[{i}]", "unknown_tiebreak", message))
+    if fields.get("seating") is not None and fields["seating"] not in METHODS:
+        problems.append(error("seating", "invalid_choice", f"one of {', '.join(METHODS)}"))
+    return problems
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    user,
+    rounds: int,
+    club: Club | None = None,
+    ruleset: Any = None,
+    base: int = 1,
+    mode: str = TableSession.Mode.XUEZHAN,
+    hands_per_table: int = 8,
+    placement_points: list[int] | None = None,
+    tiebreaks: list[str] | None = None,
+    seating: str = Tournament.Seating.BALANCED,
+    seed: int = 0,
+    bye_points: Decimal | None = None,
+    bye_table_score: int = 0,
+    is_public: bool = True,
+) -> Tournament:
+    """A new tournament in registration. Without a host club it gets a club of its own
+    (owned by its creator), so its tables are table sessions like any club's."""
+    problems = _check_rules({"placement_points": placement_points, "tiebreaks": tiebreaks})
+    if problems:
+        raise ApiError(problems)
+    hosted = club is not None
+    if club is None:
+        visibility = Club.Visibility.PUBLIC if is_public else Club.Visibility.MEMBERS
+        club = club_create(
+            name=name, slug=slugify(f"t-{slug}")[:60], user=user, visibility=visibility,
+            ruleset=ruleset, base=base,
+        )  # fmt: skip
+    snapshot = club.ruleset if ruleset is None else ruleset_snapshot_get_or_create(spec=ruleset)
+    try:
+        with transaction.atomic():
+            return Tournament.objects.create(
+                name=name, slug=slug, club=club, hosted=hosted, ruleset=snapshot, base=base,
+                mode=mode, rounds=rounds, hands_per_table=hands_per_table,
+                placement_points=placement_points or list(DEFAULT_PLACEMENT_POINTS),
+                tiebreaks=tiebreaks or list(DEFAULT_TIEBREAKS), seating=seating, seed=seed,
+                bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
+                created_by=user,
+            )  # fmt: skip
+    except IntegrityError as e:
+        raise Conflict(f"the slug {slug!r} is taken", code="slug_taken") from e
+
+
+@transaction.atomic
+def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
+    """Change a tournament. Its rules and schedule are fixed once a round is seated (the
+    placement points and tiebreaks may still change: standings are recomputed)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    problems = _check_rules(fields)
+    started = tournament.round_set.exists()
+    for key in sorted(RULE_FIELDS & set(fields)):
+        if started and key != "rounds":
+            message = "fixed once the first round is seated"
+            problems.append(error(key, "tournament_started", message))
+    if "rounds" in fields:
+        seated = tournament.round_set.aggregate(n=Max("number"))["n"] or 0
+        if fields["rounds"] < seated:
+            message = f"{seated} rounds are already seated"
+            problems.append(error("rounds", "below_seated_rounds", message))
+    if problems:
+        raise ApiError(problems)
+    if "ruleset" in fields:
+        tournament.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
+    for key, value in fields.items():
+        setattr(tournament, key, value)
+    tournament.save()
+    if {"placement_points", "tiebreaks", "bye_points", "bye_table_score"} & set(fields):
+        standings_request(tournament_id=tournament.pk)
+    return tournament
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    return (tournament.round_set.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+@transaction.atomic
+def registration_create(
+    *,
+    tournament: Tournament,
+    player: Player | None = None,
+    name: str = "",
+    seed_rating: int | None = None,
+    pinned_table: int | None = None,
+) -> Registration:
+    """Enter a player (an existing one, or a new one by name). After the start this is a
+    late entry: he is seated from the next round on."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("the tournament is finished", code="tournament_finished")
+    if player is None:
+        if not name.strip():
+            raise ApiError.single("name", "required", "an existing player or a new player's name")
+        player = Player.objects.create(name=name.strip())
+    try:
+        with transaction.atomic():
+            registration = Registration.objects.create(
+                tournament=tournament,
+                player=player,
+                seed_rating=seed_rating,
+                pinned_table=pinned_table,
+                first_round=_next_round_number(tournament),
+            )
+    except IntegrityError as e:
+        raise Conflict("this player is already registered", code="already_registered") from e
+    _plan_changed(tournament)
+    return registration
+
+
+@transaction.atomic
+def registration_update(*, registration: Registration, **fields: Any) -> Registration:
+    """Withdraw (drop-out), return, re-rate or pin a registered player. Rounds already seated
+    keep him; the rounds to come are seated without him (or with him again)."""
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    status = fields.get("status")
+    if status is not None and status != registration.status:
+        seated = _next_round_number(tournament) - 1
+        if status == Registration.Status.WITHDRAWN:
+            registration.withdrawn_after = seated
+        else:
+            registration.withdrawn_after = None
+            registration.first_round = max(registration.first_round, seated + 1)
+    for key, value in fields.items():
+        setattr(registration, key, value)
+    registration.save()
+    if {"status", "pinned_table"} & set(fields):
+        _plan_changed(tournament)
+    if "status" in fields:
+        standings_request(tournament_id=tournament.pk)
+    return registration
+
+
+def _plan_changed(tournament: Tournament) -> None:
+    """Players or pins changed: the rounds still to come are planned again when seated."""
+    if tournament.seating_plan:
+        Tournament.objects.filter(pk=tournament.pk).update(seating_plan=[])
+
+
+def _task_create(name: str, tournament: Tournament) -> TaskRecord:
+    return TaskRecord.objects.create(name=name, tournament=tournament)
+
+
+def _queue(task, record: TaskRecord, *args: Any, countdown: float | None = None) -> None:
+    transaction.on_commit(
+        lambda: task.apply_async(args=args, task_id=str(record.pk), countdown=countdown)
+    )
+
+
+@transaction.atomic
+def round_start(*, tournament: Tournament) -> Round:
+    """Seat the next round: checks now, the seating itself in ``tournaments.generate_seating``."""
+    from tournaments.tasks import generate_seating
+
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("the tournament is finished", code="tournament_finished")
+    rounds = list(tournament.round_set.order_by("number"))
+    if rounds and rounds[-1].status == Round.Status.SEATING:
+        message = f"round {rounds[-1].number} is being seated"
+        raise Conflict(message, code="seating_in_progress")
+    if rounds and rounds[-1].status == Round.Status.FAILED:
+        # the last attempt failed (say, a pin that could not be honoured): try again
+        round_ = rounds[-1]
+        round_.status = Round.Status.SEATING
+        round_.task = _task_create("tournaments.generate_seating", tournament)
+        round_.save(update_fields=["status", "task"])
+        _queue(generate_seating, round_.task, round_.pk)
+        return round_
+    number = len(rounds) + 1
+    if number > tournament.rounds:
+        message = f"all {tournament.rounds} rounds are seated"
+        raise Conflict(message, code="no_rounds_left")
+    if rounds:
+        last = rounds[-1]
+        progress = selectors.round_progress(last)
+        if (
+            last.status != Round.Status.SEATED
+            or progress["tables_with_result"] < progress["tables"]
+        ):
+            message = (
+                f"round {last.number} is not complete: "
+                f"{progress['tables_with_result']} of {progress['tables']} tables have a result"
+            )
+            raise Conflict(message, code="round_not_complete")
+    if len(_active_players(tournament, number)) < 4:
+        raise Conflict("a round needs at least four active players", code="too_few_players")
+    round_ = Round.objects.create(tournament=tournament, number=number, method=tournament.seating)
+    round_.task = _task_create("tournaments.generate_seating", tournament)
+    round_.save(update_fields=["task"])
+    if tournament.status == Tournament.Status.REGISTRATION:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+    _queue(generate_seating, round_.task, round_.pk)
+    return round_
+
+
+@transaction.atomic
+def round_reseat(*, round_: Round) -> Round:
+    """Seat a round again (after a late withdrawal, say), as long as nothing was played."""
+    from tournaments.tasks import generate_seating
+
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status == Round.Status.SEATING:
+        raise Conflict(f"round {round_.number} is being seated", code="seating_in_progress")
+    if round_.tournament.round_set.filter(number__gt=round_.number).exists():
+        message = "only the latest round can be seated again"
+        raise Conflict(message, code="not_latest_round")
+    if selectors.round_has_results(round_):
+        message = f"round {round_.number} has results; it cannot be seated again"
+        raise Conflict(message, code="round_has_results")
+    round_.status = Round.Status.SEATING
+    round_.task = _task_create("tournaments.generate_seating", round_.tournament)
+    round_.save(update_fields=["status", "task"])
+    _queue(generate_seating, round_.task, round_.pk, True)
+    return round_
+
+
+def _active_players(tournament: Tournament, number: int) -> list[Registration]:
+    return list(
+        tournament.registrations.filter(
+            status=Registration.Status.ACTIVE, first_round__lte=number
+        ).order_by(F("seed_rating").desc(nulls_last=True), "pk")
+    )
+
+
+def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
+    """The body of ``tournaments.generate_seating``: seat one round and write it whole.
+
+    Idempotent: a round already seated answers its seating again (unless asked to reseat,
+    which the API allows only while the round has no result).
+    """
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+        tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+        if round_.status == Round.Status.SEATED and not reseat:
+            return _seating_summary(round_)
+        if selectors.round_has_results(round_):
+            raise Conflict(f"round {round_.number} has results", code="round_has_results")
+        old_sessions = list(round_.tables.values_list("session_id", flat=True))
+        round_.tables.all().delete()
+        TableSession.objects.filter(pk__in=old_sessions).delete()
+
+        registrations = _active_players(tournament, round_.number)
+        players = [r.player_id for r in registrations]
+        if tournament.seating == Tournament.Seating.SWISS and round_.number > 1:
+            standings, _, _ = selectors.standings_now(tournament, before_round=round_.number)
+            rank = {s.player: i for i, s in enumerate(standings)}
+            players.sort(key=lambda p: rank.get(p, len(rank)))
+        history_rounds = selectors.seated_rounds(tournament, before=round_.number)
+        history = [selectors.seatings(history_rounds)[r.number] for r in history_rounds]
+        pinned = {r.player_id: r.pinned_table for r in registrations if r.pinned_table}
+        try:
+            result = seat_round(
+                method=tournament.seating,
+                players=players,
+                history=history,
+                total_rounds=tournament.rounds,
+                seed=tournament.seed,
+                pinned=pinned,
+                plan=[RoundSeating.from_dict(r) for r in tournament.seating_plan] or None,
+            )
+        except SeatingError as e:
+            raise ApiError.single("", e.code, e.message) from e
+
+        now = timezone.now()
+        seating = result.round
+        sessions = TableSession.objects.bulk_create(
+            TableSession(
+                club_id=tournament.club_id, started_at=now, ruleset_id=tournament.ruleset_id,
+                base=tournament.base, mode=tournament.mode,
+                notes=f"{tournament.name[:150]} · R{round_.number} T{t.number}",
+            )
+            for t in seating.tables
+        )  # fmt: skip
+        Seat.objects.bulk_create(
+            Seat(session=s, number=n, player_id=p)
+            for s, t in zip(sessions, seating.tables, strict=True)
+            for n, p in enumerate(t.players)
+        )
+        Table.objects.bulk_create(
+            Table(round=round_, number=t.number, session=s)
+            for s, t in zip(sessions, seating.tables, strict=True)
+        )
+        round_.byes = list(seating.byes)
+        round_.quality = result.quality.as_dict()
+        round_.status = Round.Status.SEATED
+        round_.seated_at = now
+        round_.save(update_fields=["byes", "quality", "status", "seated_at"])
+        tournament.seating_plan = [r.as_dict() for r in result.plan]
+        tournament.save(update_fields=["seating_plan"])
+        # a bye scores at once: the standings change with the seating
+        if seating.byes:
+            standings_request(tournament_id=tournament.pk)
+        return _seating_summary(round_)
+
+
+def _seating_summary(round_: Round) -> dict[str, Any]:
+    return {
+        "round": round_.number,
+        "tables": round_.tables.count(),
+        "byes": list(round_.byes),
+        "quality": round_.quality,
+    }
+
+
+def round_seating_failed(*, round_id: int) -> None:
+    Round.objects.filter(pk=round_id, status=Round.Status.SEATING).update(
+        status=Round.Status.FAILED
+    )
+
+
+@transaction.atomic
+def table_result_enter(*, table: Table, scores: list[dict[str, Any]], user) -> None:
+    """A table's four totals (they sum to zero), entered instead of hands: the clubs'
+    final-result entry on the table's session, which queues the standings on commit."""
+    totals = [{"player": s.get("player"), "total": s.get("score")} for s in scores]
+    try:
+        session_result_enter(session=table.session, totals=totals, user=user)
+    except ApiError as e:
+        # the same problems, named as this endpoint names its fields
+        for item in e.errors:
+            item["path"] = item["path"].replace("totals", "scores", 1).replace(".total", ".score")
+        raise
+
+
+def standings_request(*, tournament_id: int) -> TaskRecord | None:
+    """Queue a standings recompute on commit, unless one is already queued: a burst of
+    results (ten tables reporting at once) becomes one recompute, at most two."""
+    from tournaments.tasks import compute_standings
+
+    with transaction.atomic():
+        queued = Tournament.objects.filter(pk=tournament_id, standings_pending=False).update(
+            standings_pending=True
+        )
+        if not queued:
+            return None
+        record = TaskRecord.objects.create(
+            name="tournaments.compute_standings", tournament_id=tournament_id
+        )
+        _queue(compute_standings, record, tournament_id, countdown=COALESCE_SECONDS)
+        return record
+
+
+def standings_compute(*, tournament_id: int) -> dict[str, Any]:
+    """The body of ``tournaments.compute_standings``: a new snapshot, written in one row."""
+    # cleared first: a result committed while this runs queues the next recompute
+    Tournament.objects.filter(pk=tournament_id).update(standings_pending=False)
+    tournament = Tournament.objects.get(pk=tournament_id)
+    started = time.perf_counter()
+    standings, complete, counted = selectors.standings_now(tournament)
+    names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
+    rows = [standing_row(s, names) for s in standings]
+    seconds = time.perf_counter() - started
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament_id)
+        last = tournament.standings_snapshots.aggregate(v=Max("version"))["v"] or 0
+        snapshot = StandingsSnapshot.objects.create(
+            tournament=tournament, version=last + 1, rounds_complete=complete,
+            tables_counted=counted, rows=rows, seconds=seconds,
+        )  # fmt: skip
+        if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+    return {"version": snapshot.version, "players": len(rows), "seconds": round(seconds, 4)}
+
+
+def standing_row(s, names: dict[int, str]) -> dict[str, Any]:
+    text = selectors.fraction_text
+    return {
+        "rank": s.rank,
+        "shared": s.shared,
+        "player": s.player,
+        "name": names.get(s.player, ""),
+        "placement_points": text(s.placement_points),
+        "table_score": s.table_score,
+        "first_places": s.first_places,
+        "best_table_score": s.best_table_score,
+        "head_to_head": s.head_to_head,
+        "rounds_played": s.rounds_played,
+        "byes": s.byes,
+        "withdrawn": s.withdrawn,
+        "rounds": [
+            {"round": e.round, "table": e.table, "table_score": e.table_score,
+             "placement_points": text(e.placement_points),
+             "place": None if e.place is None else text(e.place), "bye": e.bye}
+            for e in s.rounds
+        ],
+    }  # fmt: skip
+
+
+def task_started(task_id: str) -> None:
+    TaskRecord.objects.filter(pk=task_id).update(state=TaskRecord.State.STARTED, progress=0.1)
+
+
+def task_succeeded(task_id: str, result: dict[str, Any]) -> None:
+    TaskRecord.objects.filter(pk=task_id).update(
+        state=TaskRecord.State.SUCCESS, progress=1, result=result
+    )
+
+
+def task_failed(task_id: str, errors: list[dict[str, str]]) -> None:
+    TaskRecord.objects.filter(pk=task_id).update(
+        state=TaskRecord.State.FAILURE, progress=1, error={"errors": errors}
+    )
