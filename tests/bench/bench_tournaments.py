@@ -134,7 +134,9 @@ def bench_seating(rnd: random.Random) -> None:
             seats = selectors.seatings(history_rounds)
             history = [seats[r.number] for r in history_rounds]
             # the reference seats the same players in the order ours got them
-            order = [p for p, in t.registrations.order_by("-seed_rating").values_list("player_id")]
+            order = [
+                p for (p,) in t.registrations.order_by("-seed_rating").values_list("player_id")
+            ]
             if method == "swiss" and n > 1:
                 standings, _, _ = selectors.standings_now(t, before_round=n)
                 order = [s.player for s in standings]
