@@ -188,11 +188,11 @@ class RegistrationDetailView(ApiView):
         return Response(RegistrationOutSerializer(registration).data)
 
 
-def _with_progress(rounds: list[Round]) -> list[Round]:
+def _with_progress(tournament: Tournament, rounds: list[Round]) -> list[Round]:
+    progress = selectors.rounds_progress(tournament, rounds)
     for r in rounds:
-        progress = selectors.round_progress(r)
-        r.table_count = progress["tables"]
-        r.tables_with_result = progress["tables_with_result"]
+        r.table_count = progress[r.pk]["tables"]
+        r.tables_with_result = progress[r.pk]["tables_with_result"]
     return rounds
 
 
@@ -202,8 +202,8 @@ class RoundListView(ApiView):
     @extend_schema(responses=RoundOutSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         tournament = tournament_for(request, slug)
-        rounds = list(tournament.round_set.select_related("tournament").order_by("number"))
-        return Response(RoundOutSerializer(_with_progress(rounds), many=True).data)
+        rounds = list(tournament.round_set.order_by("number"))
+        return Response(RoundOutSerializer(_with_progress(tournament, rounds), many=True).data)
 
     @extend_schema(request=None, responses={202: TaskAcceptedSerializer})
     def post(self, request: Request, slug: str) -> Response:
@@ -261,7 +261,7 @@ class RoundDetailView(CSVCapableView):
                 {"seat": row["seat"], "player": row["player"], "name": row["name"],
                  "score": row["score"]}
             )  # fmt: skip
-        body = RoundOutSerializer(_with_progress([round_])[0]).data
+        body = RoundOutSerializer(_with_progress(round_.tournament, [round_])[0]).data
         body["tables"] = list(tables.values())
         body["byes"] = [{"player": r["player"], "name": r["name"]} for r in rows
                         if r["table"] is None]  # fmt: skip

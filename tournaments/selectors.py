@@ -79,12 +79,9 @@ def table_results(tournament: Tournament) -> dict[int, TableResult]:
     """The tables that have a result, by table id: totals entered, or at least the
     tournament's number of hands recorded (their totals from the payments)."""
     tables = list(
-        Table.objects.filter(round__tournament=tournament)
-        .annotate(
-            hands=Count("session__hands", filter=Q(session__hands__is_deleted=False)),
-            entered=Count("session__results"),
+        _tables_counted(round__tournament=tournament).values_list(
+            "pk", "round__number", "number", "session_id", "hands", "entered"
         )
-        .values_list("pk", "round__number", "number", "session_id", "hands", "entered")
     )
     done = [t for t in tables if t[5] or t[4] >= tournament.hands_per_table]
     if not done:
@@ -108,18 +105,24 @@ def table_results(tournament: Tournament) -> dict[int, TableResult]:
     return out
 
 
-def round_progress(round_: Round) -> dict[str, int]:
-    """How many tables of a round have a result."""
-    tables = Table.objects.filter(round=round_).annotate(
-        hands=Count("session__hands", filter=Q(session__hands__is_deleted=False)),
-        entered=Count("session__results"),
+def _tables_counted(**filters) -> QuerySet[Table]:
+    """Tables with their live hand count and their number of entered totals (a session has
+    one or the other, never both)."""
+    return Table.objects.filter(**filters).annotate(
+        hands=Count("session__hands", filter=Q(session__hands__is_deleted=False), distinct=True),
+        entered=Count("session__results", distinct=True),
     )
-    hands_needed = round_.tournament.hands_per_table
-    total = done = 0
-    for t in tables:
-        total += 1
-        done += bool(t.entered or t.hands >= hands_needed)
-    return {"tables": total, "tables_with_result": done}
+
+
+def rounds_progress(tournament: Tournament, rounds: list[Round]) -> dict[int, dict[str, int]]:
+    """By round id: how many tables it has and how many of them have a result (one query)."""
+    out = {r.pk: {"tables": 0, "tables_with_result": 0} for r in rounds}
+    for round_id, hands, entered in _tables_counted(round__in=rounds).values_list(
+        "round_id", "hands", "entered"
+    ):
+        out[round_id]["tables"] += 1
+        out[round_id]["tables_with_result"] += bool(entered or hands >= tournament.hands_per_table)
+    return out
 
 
 def round_has_results(round_: Round) -> bool:
@@ -145,13 +148,8 @@ def standings_now(
     per_round = defaultdict(int)
     for r in results:
         per_round[r.round] += 1
-    tables_per_round = dict(
-        Table.objects.filter(round__in=rounds)
-        .values_list("round__number")
-        .annotate(n=Count("pk"))
-        .values_list("round__number", "n")
-    )
-    complete = {r.number for r in rounds if per_round[r.number] == tables_per_round.get(r.number)}
+    progress = rounds_progress(tournament, rounds)
+    complete = {r.number for r in rounds if per_round[r.number] == progress[r.pk]["tables"]}
     byes = [(r.number, p) for r in rounds for p in r.byes]
     registrations = list(tournament.registrations.values_list("player_id", "status"))
     standings = compute_standings(

@@ -241,7 +241,7 @@ def round_start(*, tournament: Tournament) -> Round:
         raise Conflict(message, code="no_rounds_left")
     if rounds:
         last = rounds[-1]
-        progress = selectors.round_progress(last)
+        progress = selectors.rounds_progress(tournament, [last])[last.pk]
         if (
             last.status != Round.Status.SEATED
             or progress["tables_with_result"] < progress["tables"]
