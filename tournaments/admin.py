@@ -38,7 +38,13 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug", "club__name")
     list_select_related = ("club",)
     autocomplete_fields = ("club",)
-    readonly_fields = ("ruleset", "seating_plan", "standings_pending", "created_by", "created_at")
+    readonly_fields = (
+        "ruleset",
+        "seating_plan",
+        "standings_requested_at",
+        "created_by",
+        "created_at",
+    )
     inlines = (RegistrationInline, RoundInline)
 
 

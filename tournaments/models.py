@@ -66,8 +66,9 @@ class Tournament(models.Model):
     is_public = models.BooleanField(default=True)
     #: balanced seating plans the whole event; the rounds not yet played wait here
     seating_plan = models.JSONField(default=list, blank=True)
-    #: set while a standings recompute is queued: a burst of results queues one
-    standings_pending = models.BooleanField(default=False)
+    #: when the standings recompute now waiting in the queue was asked for: a burst of
+    #: results queues one (a request older than ``STANDINGS_REQUEST_TTL`` counts as lost)
+    standings_requested_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -8,11 +8,12 @@ Seating and standings run in Celery tasks (``tournaments.tasks``), whose bodies 
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -34,6 +35,9 @@ from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, T
 
 #: a recompute waits this long after the first result of a burst, so the burst lands in one
 COALESCE_SECONDS = 1.0
+#: a queued recompute that has not started after this long was lost (a broker restart): the
+#: next result queues another
+STANDINGS_REQUEST_TTL = timedelta(minutes=2)
 
 #: fields that shape the schedule or the scoring: fixed once the first round is seated
 RULE_FIELDS = frozenset({"ruleset", "base", "mode", "hands_per_table", "seating", "seed", "rounds"})
@@ -398,8 +402,12 @@ def standings_request(*, tournament_id: int) -> TaskRecord | None:
     from tournaments.tasks import compute_standings
 
     with transaction.atomic():
-        queued = Tournament.objects.filter(pk=tournament_id, standings_pending=False).update(
-            standings_pending=True
+        now = timezone.now()
+        waiting = Q(standings_requested_at__gt=now - STANDINGS_REQUEST_TTL)
+        queued = (
+            Tournament.objects.filter(pk=tournament_id)
+            .exclude(waiting)
+            .update(standings_requested_at=now)
         )
         if not queued:
             return None
@@ -413,7 +421,7 @@ def standings_request(*, tournament_id: int) -> TaskRecord | None:
 def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     """The body of ``tournaments.compute_standings``: a new snapshot, written in one row."""
     # cleared first: a result committed while this runs queues the next recompute
-    Tournament.objects.filter(pk=tournament_id).update(standings_pending=False)
+    Tournament.objects.filter(pk=tournament_id).update(standings_requested_at=None)
     tournament = Tournament.objects.get(pk=tournament_id)
     started = time.perf_counter()
     standings, complete, counted = selectors.standings_now(tournament)

@@ -359,6 +359,17 @@ def test_standings_are_coalesced_and_versioned(
             services.standings_request(tournament_id=t.pk)
     assert TaskRecord.objects.filter(name="tournaments.compute_standings").count() == before + 1
     assert len(callbacks) == 1
+    # a request still waiting after the TTL was lost (say the broker restarted): queue again
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    stale = timezone.now() - services.STANDINGS_REQUEST_TTL - timedelta(seconds=1)
+    Tournament.objects.filter(pk=t.pk).update(standings_requested_at=stale)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert services.standings_request(tournament_id=t.pk) is not None
+        assert services.standings_request(tournament_id=t.pk) is None
+    assert len(callbacks) == 1
     services.standings_compute(tournament_id=t.pk)
     services.standings_compute(tournament_id=t.pk)
     versions = list(t.standings_snapshots.values_list("version", flat=True))
