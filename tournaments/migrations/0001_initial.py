@@ -12,7 +12,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('clubs', '0003_alter_bettor_options_alter_membership_options_and_more'),
-        ('scoring', '0003_payment_drop_duplicate_indexes'),
+        ('scoring', '0002_alter_hand_options_alter_handrevision_options_and_more'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
