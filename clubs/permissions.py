@@ -12,19 +12,23 @@ from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDeni
 from rest_framework.permissions import SAFE_METHODS
 
 from clubs.models import Club
-from clubs.selectors import can_read, has_role
+from clubs.selectors import UNREAD, can_read, has_role
 
 
-def authorize(request, club: Club, role: str | None = None) -> None:
-    """Raise unless the request may read the club's data and, given a role, act with it."""
+def authorize(request, club: Club, role: str | None = None, *, held=UNREAD) -> None:
+    """Raise unless the request may read the club's data and, given a role, act with it.
+
+    ``held``: the user's role in the club when it was read along with the club (see
+    ``clubs.selectors.has_role``).
+    """
     user = request.user
     if role is not None and request.method not in SAFE_METHODS and not user.is_authenticated:
         raise NotAuthenticated()
-    if not can_read(user, club):
+    if not can_read(user, club, held=held):
         raise NotFound("no such club")
     if role is None:
         return
     if not user.is_authenticated:
         raise NotAuthenticated()
-    if not has_role(user, club, role):
+    if not has_role(user, club, role, held=held):
         raise PermissionDenied(f"this needs the {role} role in {club.name}")

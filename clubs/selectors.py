@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Sum
 
 from clubs.models import (
     ROLE_RANK,
@@ -29,21 +29,31 @@ def membership_of(user, club: Club) -> Membership | None:
     cache = getattr(user, "_memberships", None)
     if cache is None:
         cache = user._memberships = {
-            m.club_id: m for m in Membership.objects.filter(player__user=user)
+            m.club_id: m for m in Membership.objects.filter(player__user=user).order_by()
         }
     return cache.get(club.pk)
 
 
-def has_role(user, club: Club, role: str) -> bool:
-    """At least ``role`` in the club (owner > organiser > scorer > member); staff may all."""
+#: ``held`` when the user's role in the club was not read along with the club: look it up
+UNREAD = object()
+
+
+def has_role(user, club: Club, role: str, *, held: str | None | object = UNREAD) -> bool:
+    """At least ``role`` in the club (owner > organiser > scorer > member); staff may all.
+
+    ``held``: the user's role in the club (None: not a member) when the caller read it along
+    with the club (see ``scoring.services.session_for_new_hand``), instead of looking it up.
+    """
     if user and user.is_authenticated and user.is_superuser:
         return True
-    m = membership_of(user, club)
-    return m is not None and ROLE_RANK[m.role] >= ROLE_RANK[role]
+    if held is UNREAD:
+        m = membership_of(user, club)
+        held = None if m is None else m.role
+    return held is not None and ROLE_RANK[held] >= ROLE_RANK[role]
 
 
-def can_read(user, club: Club) -> bool:
-    return club.is_public or has_role(user, club, Role.MEMBER)
+def can_read(user, club: Club, *, held: str | None | object = UNREAD) -> bool:
+    return club.is_public or has_role(user, club, Role.MEMBER, held=held)
 
 
 def clubs_visible_to(user) -> QuerySet[Club]:
@@ -75,10 +85,16 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, dict[str, dict[int
     out: dict[int, dict[str, dict[int, int]]] = defaultdict(
         lambda: {"players": defaultdict(int), "bettors": defaultdict(int)}
     )
-    payments = Payment.objects.filter(payment_filter, hand__is_deleted=False).values_list(
-        "hand__session_id", "payer_player_id", "payer_bettor_id", "payee_player_id",
-        "payee_bettor_id", "amount",
-    )  # fmt: skip
+    # summed by payer and payee in the database: a few rows a session, however many hands
+    parties = ("hand__session_id", "payer_player_id", "payer_bettor_id", "payee_player_id",
+               "payee_bettor_id")  # fmt: skip
+    payments = (
+        Payment.objects.filter(payment_filter, hand__is_deleted=False)
+        .order_by()
+        .values(*parties)
+        .annotate(sum=Sum("amount"))
+        .values_list(*parties, "sum")
+    )
     for session_id, payer_p, payer_b, payee_p, payee_b, amount in payments:
         book = out[session_id]
         if payer_p:

@@ -6,6 +6,7 @@ base, mode), plus an optional ``number``; the engine settles it before anything 
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
@@ -16,6 +17,7 @@ from rest_framework.response import Response
 
 from clubs.api import ApiView, session_for
 from clubs.models import Role, TableSession
+from clubs.permissions import authorize
 from config.errors import ApiError
 from config.pagination import StandardPagination
 from scoring import services
@@ -44,6 +46,10 @@ class PaymentOutSerializer(serializers.Serializer):
     event = serializers.IntegerField(allow_null=True)
 
 
+#: how a hand's times are written (in the current time zone, as DRF's model serializer does)
+_DATETIME = serializers.DateTimeField()
+
+
 class HandOutSerializer(serializers.ModelSerializer):
     session = serializers.IntegerField(source="session_id")
     payments = serializers.SerializerMethodField()
@@ -55,12 +61,45 @@ class HandOutSerializer(serializers.ModelSerializer):
                   "deleted_reason", "record", "settlement", "payments", "ruleset_fingerprint",
                   "entered_by", "entered_at", "updated_at"]  # fmt: skip
 
+    def to_representation(self, hand: Hand) -> dict:
+        # What the declared fields give (they stay the reference, and the schema's source),
+        # written out directly: building a model serializer's fields for each response costs
+        # more than the rest of it. tests/clubs/test_hand_api.py checks the two agree.
+        user = hand.entered_by
+        return {
+            "session": hand.session_id,
+            "number": hand.number,
+            "dealer": hand.dealer,
+            "next_dealer": hand.next_dealer,
+            "revision": hand.revision,
+            "is_deleted": hand.is_deleted,
+            "deleted_reason": hand.deleted_reason,
+            "record": hand.record,
+            "settlement": hand.settlement,
+            "payments": self.get_payments(hand),
+            "ruleset_fingerprint": hand.ruleset_fingerprint,
+            "entered_by": None if user is None else user.username,
+            "entered_at": _DATETIME.to_representation(hand.entered_at),
+            "updated_at": _DATETIME.to_representation(hand.updated_at),
+        }
+
     @extend_schema_field(PaymentOutSerializer(many=True))
     def get_payments(self, hand: Hand) -> list[dict]:
-        # a hand just written carries its payment rows; one read from the database prefetches.
         # Plain dicts: a hand has dozens of payments and a serializer per row costs more than
-        # the engine's whole settlement.
-        rows = getattr(hand, "stored_payments", None)
+        # the engine's whole settlement. A hand just written carries its payments with their
+        # parties; one read from the database prefetches them.
+        written = getattr(hand, "written_payments", None)
+        if written is not None:
+            return [
+                {
+                    "payer": p.payer._asdict(),
+                    "payee": p.payee._asdict(),
+                    "amount": p.amount,
+                    "reason": p.reason,
+                    "event": p.event,
+                }
+                for p in written
+            ]
         return [
             {
                 "payer": _party(p.payer_player, p.payer_bettor),
@@ -69,7 +108,7 @@ class HandOutSerializer(serializers.ModelSerializer):
                 "reason": p.reason,
                 "event": p.event,
             }
-            for p in (hand.payments.all() if rows is None else rows)
+            for p in hand.payments.all()
         ]
 
 
@@ -133,8 +172,15 @@ class HandListView(ApiView):
 
     @extend_schema(request=HandInSerializer, responses={201: HandOutSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        session = session_for(request, pk, Role.SCORER)
-        hand = services.hand_record(session=session, data=request.data, user=request.user)
+        with transaction.atomic():
+            # One query locks the session and reads it with what a new hand depends on and the
+            # user's role in its club; the permission check needs them, so it comes second (a
+            # refusal rolls back).
+            session = services.session_for_new_hand(pk, viewer=request.user)
+            authorize(request, session.club, Role.SCORER, held=session.viewer_role)
+            hand = services.hand_record(
+                session=session, data=request.data, user=request.user, locked=True
+            )
         return Response(HandOutSerializer(hand).data, status=201)
 
 

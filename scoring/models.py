@@ -121,10 +121,7 @@ class Payment(models.Model):
 
     class Meta:
         ordering = ["hand_id", "position"]
-        indexes = [
-            models.Index(fields=["payer_player"]),
-            models.Index(fields=["payee_player"]),
-        ]
+        # (each foreign key has its own index: a player's payments are found by them)
         constraints = [
             models.CheckConstraint(
                 condition=Q(payer_player__isnull=False) ^ Q(payer_bettor__isnull=False),

@@ -7,10 +7,12 @@ one error shape.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import BooleanField, IntegerField, QuerySet
+from django.db.models.expressions import RawSQL
+from django.shortcuts import get_object_or_404
 
 from clubs.models import SessionResult, TableSession
 from config.errors import ApiError, Conflict
@@ -24,6 +26,40 @@ from scoring.tasks import session_changed
 SESSION_FIELDS = ("ruleset", "base", "mode")
 #: what a scorer submits for a hand: the engine's hand record without the session's fields
 HAND_FIELDS = ("number", "dealer", "declared_void", "events", "draw", "bettors", "session")
+
+# Recording a hand is the service's hottest path, and its queries are tiny: building and
+# compiling an ORM query costs several times what running it does. The few below are written
+# in SQL (portable: PostgreSQL and SQLite); tests/clubs/test_query_count.py counts them.
+
+#: with the session row (``clubs_tablesession``): does it have final results?
+HAS_RESULTS_SQL = (
+    "EXISTS (SELECT 1 FROM clubs_sessionresult r WHERE r.session_id = clubs_tablesession.id)"
+)
+#: with the session row: its top live hand number (NULL before its first hand)
+TOP_HAND_SQL = (
+    "(SELECT MAX(h.number) FROM scoring_hand h"
+    " WHERE h.session_id = clubs_tablesession.id AND NOT h.is_deleted)"
+)
+#: with the session row: the role in its club of the user whose id is the parameter (NULL: not a
+#: member), through his player (unique by user) and its membership (unique by club and player)
+VIEWER_ROLE_SQL = (
+    "(SELECT m.role FROM clubs_membership m WHERE m.club_id = clubs_tablesession.club_id"
+    " AND m.player_id = (SELECT p.id FROM clubs_player p WHERE p.user_id = %s))"
+)
+#: a session's seats (S, number, player id, name) and bettors (B, id, id, name as Bettor.name)
+TABLE_SQL = """
+    SELECT 'S', s.number, s.player_id, p.name
+      FROM clubs_seat s INNER JOIN clubs_player p ON p.id = s.player_id
+     WHERE s.session_id = %s
+    UNION ALL
+    SELECT 'B', b.id, b.id, COALESCE(p.name, b.guest_name)
+      FROM clubs_bettor b LEFT OUTER JOIN clubs_player p ON p.id = b.player_id
+     WHERE b.session_id = %s
+    ORDER BY 1, 2
+"""
+#: a hand's payments, one row each (``Payment``, in ``_store_payments``)
+PAYMENT_COLUMNS = ("hand_id", "position", "payer_player_id", "payer_bettor_id", "payee_player_id",
+                   "payee_bettor_id", "amount", "reason", "event")  # fmt: skip
 
 
 def ruleset_snapshot_get_or_create(*, spec: Any, path: str = "ruleset") -> RulesetSnapshot:
@@ -39,7 +75,48 @@ def ruleset_snapshot_get_or_create(*, spec: Any, path: str = "ruleset") -> Rules
     return snapshot
 
 
-def hand_settle(*, session: TableSession, data: dict[str, Any]) -> tuple[dict, Settlement]:
+class Party(NamedTuple):
+    """Who pays or is paid in a hand: a seated player or a 叫马 bettor (by id), and the name."""
+
+    kind: str  # "player" or "bettor"
+    id: int
+    name: str
+
+
+class Table(NamedTuple):
+    """A session's parties: its players by seat number and its bettors by name."""
+
+    seats: dict[int, Party]
+    bettors: dict[str, Party]
+
+
+def table_of(session: TableSession) -> Table:
+    """Read a session's seated players and its bettors, with their names (one query)."""
+    with connection.cursor() as cursor:
+        cursor.execute(TABLE_SQL, [session.pk, session.pk])
+        rows = cursor.fetchall()
+    seats, bettors = {}, {}
+    for kind, key, pk, name in rows:
+        if kind == "S":
+            seats[key] = Party("player", pk, name)
+        else:  # in order of id: a later bettor of the same name wins, as in a dict of them
+            bettors[name] = Party("bettor", pk, name)
+    return Table(seats=seats, bettors=bettors)
+
+
+class WrittenPayment(NamedTuple):
+    """A payment just stored, with its parties (so it is answered without reading it back)."""
+
+    payer: Party
+    payee: Party
+    amount: int
+    reason: str
+    event: int | None
+
+
+def hand_settle(
+    *, session: TableSession, data: dict[str, Any], table: Table
+) -> tuple[dict, Settlement]:
     """The engine record of a submitted hand under its session's rules, and its settlement."""
     if not isinstance(data, dict):
         raise ApiError.single("", "invalid_body", "a hand is a JSON object")
@@ -57,7 +134,7 @@ def hand_settle(*, session: TableSession, data: dict[str, Any]) -> tuple[dict, S
             problems.append(problem(key, "differs_from_session", message))
     unknown = sorted(set(data) - set(HAND_FIELDS) - set(SESSION_FIELDS))
     problems += [problem(k, "unknown_field", f"unknown field {k!r}") for k in unknown]
-    names = {b.name for b in session.bettors.all()}
+    names = set(table.bettors)
     bettors = data.get("bettors") or []
     if isinstance(bettors, list):
         for i, b in enumerate(bettors):
@@ -92,74 +169,95 @@ def _require_open(session: TableSession) -> None:
         )
 
 
-def _store_payments(hand: Hand, settlement: Settlement) -> list[Payment]:
-    """The settlement's payments as rows (one insert), kept on ``hand.stored_payments``."""
-    seats = {s.number: s.player for s in hand.session.seats.all()}
-    by_name = {b.name: b for b in hand.session.bettors.all()}
-    bettors = [by_name[b.name] for b in settlement.record.bettors]
+def _store_payments(hand: Hand, settlement: Settlement, table: Table) -> None:
+    """The settlement's payments as rows (one insert); ``hand.written_payments`` keeps them
+    with their parties."""
+    bettors = [table.bettors[b.name] for b in settlement.record.bettors]
 
-    def party(label: str) -> tuple[Any, Any]:
+    def party(label: str) -> Party:
         index = int(label[1:])
-        return (seats[index], None) if label[0] == "S" else (None, bettors[index])
+        return table.seats[index] if label[0] == "S" else bettors[index]
 
-    rows = []
+    def ids(p: Party) -> tuple[int | None, int | None]:
+        return (p.id, None) if p.kind == "player" else (None, p.id)
+
+    params, written = [], []
     for position, p in enumerate(settlement.payments):
-        payer_player, payer_bettor = party(p.payer)
-        payee_player, payee_bettor = party(p.payee)
-        rows.append(
-            Payment(
-                hand=hand,
-                position=position,
-                payer_player=payer_player,
-                payer_bettor=payer_bettor,
-                payee_player=payee_player,
-                payee_bettor=payee_bettor,
-                amount=p.amount,
-                reason=p.reason,
-                event=p.event,
-            )
+        payer, payee = party(p.payer), party(p.payee)
+        params += (hand.pk, position, *ids(payer), *ids(payee), p.amount, p.reason, p.event)
+        written.append(WrittenPayment(payer, payee, p.amount, p.reason, p.event))
+    if written:
+        row = f"({', '.join(['%s'] * len(PAYMENT_COLUMNS))})"
+        sql = (
+            f"INSERT INTO {Payment._meta.db_table} ({', '.join(PAYMENT_COLUMNS)}) "
+            f"VALUES {', '.join([row] * len(written))}"
         )
-    Payment.objects.bulk_create(rows)
-    hand.stored_payments = rows
-    return rows
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+    hand.written_payments = written
+
+
+def _locked_sessions() -> QuerySet[TableSession]:
+    """Sessions read under a row lock (one writer at a time) with what a new hand depends on:
+    whether final results were entered (``has_results``) and the top live hand number (``top``,
+    None before the first hand)."""
+    return TableSession.objects.select_for_update(of=("self",)).annotate(
+        has_results=RawSQL(HAS_RESULTS_SQL, (), output_field=BooleanField()),
+        top=RawSQL(TOP_HAND_SQL, (), output_field=IntegerField()),
+    )
+
+
+def session_for_new_hand(session_pk: int, *, viewer=None) -> TableSession:
+    """The session a hand is about to be recorded in, with its club and ruleset, its row locked
+    until the caller's transaction ends, read in one query with what a new hand depends on
+    and, given a ``viewer``, his role in the club (``viewer_role``, None: not a member); Http404
+    when there is no such session. Pass it to :func:`hand_record` with ``locked=True`` in the
+    same transaction."""
+    sessions = _locked_sessions().select_related("club", "ruleset")
+    if viewer is not None:
+        sessions = sessions.annotate(viewer_role=RawSQL(VIEWER_ROLE_SQL, (viewer.pk,)))
+    return get_object_or_404(sessions, pk=session_pk)
 
 
 def _lock_session(session: TableSession) -> dict[str, Any]:
     """Lock the session row (one writer at a time) and read what a new hand depends on."""
-    live = Hand.objects.filter(session=OuterRef("pk"), is_deleted=False)
-    state = (
-        TableSession.objects.select_for_update(of=("self",))
-        .filter(pk=session.pk)
-        .annotate(
-            has_results=Exists(SessionResult.objects.filter(session=OuterRef("pk"))),
-            top=Subquery(live.order_by("-number").values("number")[:1]),
-        )
-        .values("status", "has_results", "top")
-        .get()
-    )
+    state = _locked_sessions().filter(pk=session.pk).values("status", "has_results", "top").get()
     if state["status"] != TableSession.Status.OPEN:
         session.status = state["status"]
         _require_open(session)
     return state
 
 
-@transaction.atomic
-def hand_record(*, session: TableSession, data: dict[str, Any], user) -> Hand:
+def hand_record(*, session: TableSession, data: dict[str, Any], user, locked: bool = False) -> Hand:
     """Record a hand (一局) of an open session: settle it, store it with its payments.
 
-    ``session`` comes with its ruleset, seats and bettors loaded (as the API reads it).
+    ``session`` comes with its ruleset loaded (its seats and bettors are read here). With
+    ``locked``, it comes from :func:`session_for_new_hand` and the hand is written in the
+    caller's transaction, which holds the lock; otherwise in a transaction of its own, which
+    takes the lock first.
     """
-    state = _lock_session(session)
-    if state["has_results"]:
+    if locked:
+        _require_open(session)
+        return _hand_record(session, session.has_results, session.top, data, user)
+    with transaction.atomic():
+        state = _lock_session(session)
+        return _hand_record(session, state["has_results"], state["top"], data, user)
+
+
+def _hand_record(
+    session: TableSession, has_results: bool, top: int | None, data: Any, user
+) -> Hand:
+    if has_results:
         message = "this session was entered as final results; it has no hands"
         raise Conflict(message, code="session_has_results")
     number = data.get("number") if isinstance(data, dict) else None
     if number is not None and (type(number) is not int or number < 1):
         raise ApiError.single("number", "invalid_number", "a hand number is a whole number ≥ 1")
-    record, settlement = hand_settle(session=session, data=data)
+    table = table_of(session)
+    record, settlement = hand_settle(session=session, data=data, table=table)
     hand = Hand(
         session=session,
-        number=number or (state["top"] or 0) + 1,
+        number=number or (top or 0) + 1,
         record=record,
         settlement=settlement.as_dict(),
         ruleset_fingerprint=session.ruleset.fingerprint,
@@ -173,7 +271,7 @@ def hand_record(*, session: TableSession, data: dict[str, Any], user) -> Hand:
         # the unique constraint on live hand numbers: another scorer was first
         message = f"hand {hand.number} of this session is already recorded"
         raise Conflict(message, code="hand_exists") from e
-    _store_payments(hand, settlement)
+    _store_payments(hand, settlement, table)
     HandRevision.objects.create(
         hand=hand,
         revision=1,
@@ -194,7 +292,8 @@ def hand_correct(*, hand: Hand, data: dict[str, Any], user, reason: str = "") ->
     _require_open(hand.session)
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise ApiError.single("number", "number_is_fixed", "a correction keeps the hand number")
-    record, settlement = hand_settle(session=hand.session, data=data)
+    table = table_of(hand.session)
+    record, settlement = hand_settle(session=hand.session, data=data, table=table)
     changes = sorted(
         k for k in set(record) | set(hand.record) if record.get(k) != hand.record.get(k)
     )
@@ -206,7 +305,7 @@ def hand_correct(*, hand: Hand, data: dict[str, Any], user, reason: str = "") ->
     hand.revision += 1
     hand.save()
     hand.payments.all().delete()
-    _store_payments(hand, settlement)
+    _store_payments(hand, settlement, table)
     HandRevision.objects.create(
         hand=hand,
         revision=hand.revision,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(name="scoring.session_changed")
+@shared_task(name="scoring.session_changed", ignore_result=True)
 def session_changed(session_id: int) -> dict[str, int]:
-    """A session's hands or results changed: recompute its totals (ratings and standings
-    hook in here as they arrive). Returns the totals by player id."""
+    """A session's hands or results changed: recompute its totals and tell the apps built on
+    sessions (``scoring.signals.session_changed``: tournament standings). Returns the totals by
+    player id (not stored: nothing reads them back)."""
     from clubs.models import TableSession
     from clubs.selectors import session_totals
     from scoring.signals import session_changed as changed

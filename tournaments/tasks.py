@@ -1,7 +1,8 @@
 """Celery tasks of the tournaments app, thin: the work is in ``services``.
 
 Both report through their :class:`~tournaments.models.TaskRecord` (the Celery task id is the
-record's id), so ``GET /api/v1/tasks/{id}`` answers the same with a worker or in eager mode.
+record's id), so ``GET /api/v1/tasks/{id}`` answers the same with a worker or in eager mode;
+Celery's own result store is not needed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _run(task_id: str, work, on_failure=None) -> dict[str, Any]:
     return result
 
 
-@shared_task(bind=True, name="tournaments.generate_seating")
+@shared_task(bind=True, name="tournaments.generate_seating", ignore_result=True)
 def generate_seating(self, round_id: int, reseat: bool = False) -> dict[str, Any]:
     """Seat one round (balanced, swiss or random) and write it whole."""
     return _run(
@@ -45,7 +46,7 @@ def generate_seating(self, round_id: int, reseat: bool = False) -> dict[str, Any
     )
 
 
-@shared_task(bind=True, name="tournaments.compute_standings")
+@shared_task(bind=True, name="tournaments.compute_standings", ignore_result=True)
 def compute_standings(self, tournament_id: int) -> dict[str, Any]:
     """Recompute a tournament's standings into a new snapshot."""
     return _run(self.request.id, lambda: services.standings_compute(tournament_id=tournament_id))

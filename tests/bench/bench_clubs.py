@@ -8,10 +8,12 @@ What it does: drop and recreate the database ``xuezhan_bench`` on 127.0.0.1:5432
 postgres; a "skipped: …" line and exit 0 when PostgreSQL does not answer), migrate it, create
 one club with 16 open tables (four seated players and two guest 叫马 bettors each) and one scorer
 with a token per table, start gunicorn on a free port of 127.0.0.1 with DEBUG off, then let 16
-client threads (one per table, keep-alive HTTP/1.1) post valid hands for a warm-up and a measured
-window (gunicorn's sync workers answer ``Connection: close``; the clients then reconnect). The
-same load against the stateless POST /api/v1/engine/settle and GET /healthz is the reference
-printed beside it. gunicorn is always stopped at the end.
+clients (one per table, keep-alive HTTP/1.1, each sending its next hand as soon as the last is
+answered) post valid hands for a warm-up and a measured window (gunicorn's sync workers answer
+``Connection: close``; the clients then reconnect). The clients share one event-loop thread: the
+load generator runs on the same cores as the server, so it is kept light. The same load against
+the stateless POST /api/v1/engine/settle and GET /healthz is the reference printed beside it.
+gunicorn is always stopped at the end.
 
 Beside rate and latency it prints the CPU each request cost (Linux /proc): gunicorn's workers,
 the PostgreSQL backends of the bench database (persistent connections only) and the clients,
@@ -19,14 +21,22 @@ with the capacity that implies if the server had every core, and how much CPU ot
 took meanwhile, so a run on a busy machine can still be read.
 
 Server settings, as production would run them: ``DB_CONN_MAX_AGE=600`` (persistent connections),
-throttles raised out of the way, ``LOG_LEVEL=WARNING``, no ``CELERY_BROKER_URL`` (the
-``session_changed`` task runs eagerly after each commit, in the request; set
-``BENCH_CELERY_BROKER_URL=redis://…`` to queue it instead — nothing consumes it here).
+throttles raised out of the way, ``LOG_LEVEL=WARNING``, and a Celery broker: each hand queues the
+``scoring.session_changed`` task on commit, to Redis (``redis://127.0.0.1:6379/15``, the bench's
+own database number), as in production, where a worker runs it outside the request. Nothing
+consumes the queue by default: the figure is the API's; the bench checks that exactly one task
+was queued per stored hand, and empties its queue before and after. ``BENCH_CELERY_WORKER=1``
+also runs one Celery worker on this machine, as docker compose does, and prints its CPU per hand
+(it takes its share of the same cores). Without Redis (or with ``BENCH_CELERY_BROKER_URL=``
+empty) the task runs eagerly after each commit, in the request: not how production runs it, and
+the figure then includes the task's work (recomputing the session's totals), which grows with
+the session; the first line says which.
 
 Environment knobs (all optional): BENCH_SECONDS (20), BENCH_WARMUP (3), BENCH_REF_SECONDS (8),
 BENCH_CLIENTS (16), BENCH_WORKERS (3), BENCH_WORKER_CLASS (sync), BENCH_THREADS (1),
-BENCH_CONN_MAX_AGE (600), BENCH_CELERY_BROKER_URL (unset), BENCH_PG (host=127.0.0.1 port=5432
-user=postgres), BENCH_DB (xuezhan_bench).
+BENCH_CONN_MAX_AGE (600), BENCH_CELERY_BROKER_URL (redis://127.0.0.1:6379/15; empty: eager),
+BENCH_CELERY_WORKER (unset), BENCH_PG (host=127.0.0.1 port=5432 user=postgres), BENCH_DB
+(xuezhan_bench).
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ import contextlib
 import http.client
 import json
 import os
+import selectors
 import signal
 import socket
 import subprocess
@@ -62,13 +73,17 @@ WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
 WORKER_CLASS = os.environ.get("BENCH_WORKER_CLASS", "sync")
 THREADS = int(os.environ.get("BENCH_THREADS", "1"))
 CONN_MAX_AGE = os.environ.get("BENCH_CONN_MAX_AGE", "600")
-BROKER = os.environ.get("BENCH_CELERY_BROKER_URL", "")
+BROKER = os.environ.get("BENCH_CELERY_BROKER_URL", f"redis://{HOST}:6379/15")
+CELERY_WORKER = os.environ.get("BENCH_CELERY_WORKER", "").lower() in ("1", "true", "yes")
+#: the queue Celery sends to by default (a Redis list of that name)
+QUEUE = "celery"
 PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
 DB = os.environ.get("BENCH_DB", "xuezhan_bench")
 DATABASE_URL = f"postgres://postgres@{HOST}:5432/{DB}"
 
-#: logged once by each worker when Celery runs eagerly (broker "memory://"): not worth showing
-NOISE = "kombu.connection: No hostname was supplied"
+#: logged once by each worker when Celery runs eagerly (broker "memory://"), or by whitenoise
+#: when no collectstatic was run (static files come from the finders): not worth showing
+NOISE = ("kombu.connection: No hostname was supplied", "No directory at:", "mw_instance = ")
 
 #: every loop is bounded in time and in count
 MAX_REQUESTS_PER_CLIENT = 200_000
@@ -101,6 +116,30 @@ def recreate_database() -> str | None:
     except psycopg.Error as e:
         return f"PostgreSQL at {PG!r} is not usable: {str(e).strip().splitlines()[0]}"
     return None
+
+
+def redis_client():
+    """A client of the broker's Redis database (redis-py comes with ``celery[redis]``)."""
+    import redis
+
+    return redis.Redis.from_url(BROKER, socket_connect_timeout=3, socket_timeout=10)
+
+
+def broker_problem() -> str | None:
+    """Why the broker cannot be used (the task then runs eagerly), or None."""
+    try:
+        redis_client().ping()
+    except Exception as e:  # noqa: BLE001 - any failure means: no broker
+        return f"Redis at {BROKER} does not answer ({type(e).__name__})"
+    return None
+
+
+def queued_tasks() -> int:
+    return redis_client().llen(QUEUE)
+
+
+def empty_queue() -> None:
+    redis_client().delete(QUEUE)
 
 
 #: environment the bench decides for the server (the caller's values are dropped)
@@ -210,14 +249,26 @@ def gunicorn_command(port: int) -> list[str]:
 
 
 def start_gunicorn(port: int, log) -> subprocess.Popen:
+    return start(gunicorn_command(port), log)
+
+
+def start(command: list[str], log) -> subprocess.Popen:
     return subprocess.Popen(
-        gunicorn_command(port),
+        command,
         cwd=ROOT,
         env=server_environment(),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+
+
+def celery_worker_command() -> list[str]:
+    """One worker process (prefork, one child) consuming the bench's queue."""
+    celery = str(ROOT / ".venv" / "bin" / "celery")
+    return [celery, "-A", "config", "--quiet", "worker", "--loglevel", "warning",
+            "--concurrency", "1", "--without-gossip", "--without-mingle",
+            "--without-heartbeat"]  # fmt: skip
 
 
 def wait_ready(proc: subprocess.Popen, port: int) -> None:
@@ -237,11 +288,16 @@ def wait_ready(proc: subprocess.Popen, port: int) -> None:
     raise RuntimeError(f"gunicorn did not answer within {STARTUP_TIMEOUT:.0f} s")
 
 
-def stop_gunicorn(proc: subprocess.Popen) -> None:
+def stop_process(proc: subprocess.Popen, *, group: bool = True) -> None:
+    """SIGTERM to the process group (gunicorn), or to the process alone (a Celery worker's
+    master, which lets its child finish the task in hand); SIGKILL to the group if it lingers."""
     if proc.poll() is not None:
         return
     with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGTERM)
+        if group:
+            os.killpg(proc.pid, signal.SIGTERM)
+        else:
+            proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(timeout=STOP_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -262,67 +318,148 @@ class ClientStats:
     samples: list[str] = field(default_factory=list)
 
 
-def client_loop(port, requests, start, measure_from, stop, stats: ClientStats) -> None:
-    """Send ``requests`` (method, path, body, headers, expected status) in turn, keep-alive,
-    until ``stop``; record latencies of the answers that start at or after ``measure_from``."""
-    conn = http.client.HTTPConnection(HOST, port, timeout=REQUEST_TIMEOUT)
-    start.wait(timeout=30)
-    try:
-        for i in range(MAX_REQUESTS_PER_CLIENT):
-            t0 = time.monotonic()
-            if t0 >= stop:
-                break
-            method, path, body, headers, expected = requests[i % len(requests)]
-            try:
-                conn.request(method, path, body=body, headers=headers)
-                response = conn.getresponse()
-                payload = response.read()
-                status = response.status
-                if response.will_close:
-                    conn.close()
-            except (OSError, http.client.HTTPException) as e:
-                conn.close()
-                status, payload = None, repr(e).encode()
-            elapsed = time.monotonic() - t0
-            if status == expected:
-                stats.ok_total += 1
-                if t0 >= measure_from:
-                    stats.ok += 1
-                    stats.latencies.append(elapsed)
-            else:
-                stats.errors += 1
-                if len(stats.samples) < 3:
-                    stats.samples.append(f"{status}: {payload[:200]!r}")
-    finally:
-        conn.close()
+class Client:
+    """One client of the load, in the event loop: one connection, one request in flight, the
+    next one sent as soon as the answer is in; it reconnects when the server closes (gunicorn's
+    sync workers answer ``Connection: close``)."""
+
+    def __init__(self, port: int, requests: list[tuple], stats: ClientStats) -> None:
+        self.requests = [(http_request(port, *r[:4]), r[4]) for r in requests]
+        self.stats = stats
+        self.sock: socket.socket | None = None
+        self.sent = 0
+        self.count = 0
+        self.done = False
+        self.out = b""
+        self.buf = bytearray()
+        self.t0 = 0.0
+        self.expected = 0
+
+    def next(self, sel, port: int, now: float, window: tuple[float, float]) -> None:
+        if now >= window[1] or self.count >= MAX_REQUESTS_PER_CLIENT:
+            self.close(sel)
+            self.done = True
+            return
+        self.out, self.expected = self.requests[self.count % len(self.requests)]
+        self.count += 1
+        self.t0, self.sent, self.buf = now, 0, bytearray()
+        if self.sock is None:
+            self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.sock.setblocking(False)
+            self.sock.connect_ex((HOST, port))  # in progress: writable once connected
+            sel.register(self.sock, selectors.EVENT_WRITE, self)
+        else:
+            sel.modify(self.sock, selectors.EVENT_WRITE, self)
+
+    def on_event(self, sel, mask: int, port: int, now: float, window) -> None:
+        try:
+            if mask & selectors.EVENT_WRITE:
+                if err := self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                    raise OSError(err, os.strerror(err))
+                self.sent += self.sock.send(self.out[self.sent :])
+                if self.sent == len(self.out):
+                    sel.modify(self.sock, selectors.EVENT_READ, self)
+                return
+            data = self.sock.recv(65536)
+            self.buf += data
+            answer = parse_response(self.buf, closed=not data)
+        except BlockingIOError:  # nothing to do after all: wait for the next event
+            return
+        except OSError as e:
+            self.finish(sel, port, now, window, None, repr(e).encode(), close=True)
+            return
+        if answer is not None:
+            self.finish(sel, port, now, window, *answer)
+        elif not data:
+            self.finish(sel, port, now, window, None, b"connection closed", close=True)
+
+    def finish(self, sel, port, now, window, status, payload, close) -> None:
+        stats = self.stats
+        if status == self.expected:
+            stats.ok_total += 1
+            if self.t0 >= window[0]:
+                stats.ok += 1
+                stats.latencies.append(now - self.t0)
+        else:
+            stats.errors += 1
+            if len(stats.samples) < 3:
+                stats.samples.append(f"{status}: {bytes(payload[:200])!r}")
+        if close:
+            self.close(sel)
+        self.next(sel, port, now, window)
+
+    def expire(self, sel, port, now, window) -> None:
+        if self.sock is not None and now - self.t0 > REQUEST_TIMEOUT:
+            self.finish(sel, port, now, window, None, b"timed out", close=True)
+
+    def close(self, sel) -> None:
+        if self.sock is not None:
+            sel.unregister(self.sock)
+            self.sock.close()
+            self.sock = None
+
+
+def http_request(port: int, method: str, path: str, body: bytes | None, headers: dict) -> bytes:
+    head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}"]
+    head += [f"{k}: {v}" for k, v in headers.items()]
+    head.append(f"Content-Length: {len(body or b'')}")
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + (body or b"")
+
+
+def parse_response(buf: bytearray, closed: bool) -> tuple[int, bytes, bool] | None:
+    """(status, body, the server closes) once ``buf`` holds a whole answer, else None."""
+    end = buf.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    lines = bytes(buf[:end]).decode("latin-1").split("\r\n")
+    version, status = lines[0].split(" ", 2)[:2]
+    headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
+    close = headers.get("connection", "").lower() == "close" or version == "HTTP/1.0"
+    body = bytes(buf[end + 4 :])
+    if "content-length" in headers:
+        if len(body) < int(headers["content-length"]):
+            return None
+    elif not closed:  # no length: the body ends when the server closes
+        return None
+    return int(status), body, close
+
+
+def event_loop(port: int, clients: list[Client], start: float, window: tuple[float, float]):
+    """Every client in one thread (a light load generator: it shares the cores with the
+    server), from ``start`` until the measured window closes and their last answers are in."""
+    sel = selectors.DefaultSelector()
+    sleep_until(start)
+    for c in clients:
+        c.next(sel, port, time.monotonic(), window)
+    while not all(c.done for c in clients):
+        events = sel.select(timeout=0.05)
+        now = time.monotonic()
+        for key, mask in events:
+            key.data.on_event(sel, mask, port, now, window)
+        for c in clients:
+            c.expire(sel, port, now, window)
+    sel.close()
 
 
 def run_load(port: int, per_client: list[list[tuple]], seconds: float, cpu=None) -> dict:
     """Run the clients; ``cpu()`` (a snapshot of CPU seconds by part) is taken when the
     measured window opens and when it closes."""
     stats = [ClientStats() for _ in per_client]
-    start = threading.Event()
+    clients = [Client(port, reqs, s) for reqs, s in zip(per_client, stats, strict=True)]
     t_start = time.monotonic() + 0.2
     measure_from = t_start + WARMUP
     stop = measure_from + seconds
-    threads = [
-        threading.Thread(
-            target=client_loop,
-            args=(port, reqs, start, measure_from, stop, s),
-            daemon=True,
-        )
-        for reqs, s in zip(per_client, stats, strict=True)
-    ]
-    for t in threads:
-        t.start()
-    sleep_until(t_start)
-    start.set()
+    loop = threading.Thread(
+        target=event_loop, args=(port, clients, t_start, (measure_from, stop)), daemon=True
+    )
+    loop.start()
     sleep_until(measure_from)
     before = cpu() if cpu else {}
     sleep_until(stop)
     after = cpu() if cpu else {}
-    for t in threads:
-        t.join(timeout=max(0.0, stop - time.monotonic()) + REQUEST_TIMEOUT + 5)
+    loop.join(timeout=REQUEST_TIMEOUT + 5)
+    queued = queued_tasks() if BROKER else None
     latencies = sorted(x for s in stats for x in s.latencies)
     ok = sum(s.ok for s in stats)
     return {
@@ -335,8 +472,9 @@ def run_load(port: int, per_client: list[list[tuple]], seconds: float, cpu=None)
         "p95": percentile(latencies, 95),
         "p99": percentile(latencies, 99),
         "max": latencies[-1] * 1000 if latencies else float("nan"),
-        "hung": sum(t.is_alive() for t in threads),
+        "hung": sum(not c.done for c in clients) if loop.is_alive() else 0,
         "cpu": {k: cpu_delta(before[k], after[k]) for k in before if k in after},
+        "queued": queued,
     }
 
 
@@ -368,27 +506,29 @@ def machine_busy() -> float:
     return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS
 
 
-def cpu_probe(master: int, pg):
+def cpu_probe(master: int, pg, worker: int | None = None):
     """A snapshot function: CPU seconds by process of gunicorn (master and workers), of the
-    PostgreSQL backends serving the bench database, of this process (the clients) and of the
-    whole machine."""
+    Celery worker (master and child) if one runs, of the PostgreSQL backends serving the bench
+    database, of this process (the clients) and of the whole machine."""
     if not Path("/proc/stat").is_file():
         return None
+    masters = {master: "gunicorn"} | ({worker: "celery"} if worker else {})
 
     def snapshot() -> dict[str, dict[int, float] | float]:
-        server = {}
+        parts: dict[str, dict[int, float]] = {name: {} for name in masters.values()}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit() or not (st := proc_stat(entry.name)):
                 continue
-            if st[0] == master or int(entry.name) == master:
-                server[int(entry.name)] = st[1]
+            name = masters.get(int(entry.name)) or masters.get(st[0])
+            if name:
+                parts[name][int(entry.name)] = st[1]
         rows = pg.execute(
             "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
             (DB,),
         ).fetchall()
         postgres = {pid: st[1] for (pid,) in rows if (st := proc_stat(pid))}
         return {
-            "gunicorn": server,
+            **parts,
             "postgres": postgres,
             "clients": time.process_time(),
             "machine": machine_busy(),
@@ -409,7 +549,8 @@ def cpu_line(r: dict) -> None:
         return
     per = {k: v / r["ok"] * 1000 for k, v in cpu.items()}
     seconds = r["ok"] / r["rate"]
-    others = cpu["machine"] - cpu["gunicorn"] - cpu["postgres"] - cpu["clients"]
+    worker = cpu.get("celery", 0.0)
+    others = cpu["machine"] - cpu["gunicorn"] - cpu["postgres"] - cpu["clients"] - worker
     if CONN_MAX_AGE == "0":  # a backend per request: gone before it can be measured
         per["postgres"] = float("nan")
     server = per["gunicorn"] + (0.0 if CONN_MAX_AGE == "0" else per["postgres"])
@@ -420,6 +561,11 @@ def cpu_line(r: dict) -> None:
         f"the server had all {os.cpu_count()} cores; other processes used "
         f"{max(0.0, others) / seconds:.2f} core(s) meanwhile"
     )
+    if "celery" in per:
+        print(
+            f"    Celery worker: {per['celery']:.1f} ms per request (its queries are in "
+            f"PostgreSQL's); tasks still queued: {r['queued']}"
+        )
 
 
 def percentile(sorted_values: list[float], p: float) -> float:
@@ -486,20 +632,38 @@ def stored_hands() -> int:
         return c.execute("SELECT count(*) FROM scoring_hand").fetchone()[0]
 
 
+def noise(line: str) -> bool:
+    return any(n in line for n in NOISE)
+
+
 def main() -> int:
+    global BROKER
     reason = recreate_database()
     if reason:
         print(f"skipped: {reason}")
         return 0
+    no_broker = BROKER and broker_problem()
+    if no_broker:
+        BROKER = ""
     sessions, tokens, queries, payments = setup_data()
+    if BROKER:
+        empty_queue()  # the in-process probe's task
     port = free_port()
     workers = f"{WORKERS} {WORKER_CLASS} worker(s)" + (
         f" × {THREADS} threads" if WORKER_CLASS == "gthread" else ""
     )
+    if BROKER:
+        celery = f"Celery broker {BROKER} (" + (
+            "one worker consuming)" if CELERY_WORKER else "tasks queued, not consumed)"
+        )
+    else:
+        celery = "Celery eager: the task runs in the request" + (
+            f", because {no_broker}" if no_broker else ""
+        )
     print(
         f"Hands through the API — gunicorn {workers} on {HOST}:{port}, PostgreSQL "
         f"database {DB}, {os.cpu_count()} CPU(s), DEBUG off, DB_CONN_MAX_AGE={CONN_MAX_AGE}, "
-        f"Celery {'broker ' + BROKER if BROKER else 'eager (in the request)'}"
+        f"{celery}"
     )
     print(
         f"{CLIENTS} clients (keep-alive, one table each), {WARMUP:g} s warm-up then "
@@ -512,13 +676,17 @@ def main() -> int:
         f"load average before: {load_average()}; CPython speed: {python_speed():.1f} M loop "
         f"iterations/s/core\n"
     )
-    with tempfile.NamedTemporaryFile("w+", prefix="bench-gunicorn-", suffix=".log") as log:
+    with (
+        tempfile.NamedTemporaryFile("w+", prefix="bench-gunicorn-", suffix=".log") as log,
+        tempfile.NamedTemporaryFile("w+", prefix="bench-celery-", suffix=".log") as worker_log,
+    ):
         proc = start_gunicorn(port, log)
+        worker = start(celery_worker_command(), worker_log) if BROKER and CELERY_WORKER else None
         pg = None
         try:
             pg = connect_pg()
             wait_ready(proc, port)
-            cpu = cpu_probe(proc.pid, pg)
+            cpu = cpu_probe(proc.pid, pg, worker.pid if worker else None)
             print(
                 f"{'':<34}{'rate':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
                 f"{'errors':>6}"
@@ -536,20 +704,34 @@ def main() -> int:
             healthz = run_load(port, health, REF_SECONDS, cpu)
             row("ref: GET healthz", healthz, "Django + SELECT 1")
         finally:
-            stop_gunicorn(proc)
+            stop_process(proc)
+            if worker is not None:
+                stop_process(worker, group=False)
             if pg is not None:
                 pg.close()
-            log.seek(0)
-            tail = [line for line in log.read().splitlines() if line.strip() and NOISE not in line]
-            tail = tail[-15:]
-        if tail:
-            print("\ngunicorn log (last lines):\n    " + "\n    ".join(tail))
+            if BROKER:
+                empty_queue()
+            tails = {}
+            for name, f in (("gunicorn", log), ("Celery worker", worker_log)):
+                f.seek(0)
+                lines = [x for x in f.read().splitlines() if x.strip() and not noise(x)]
+                tails[name] = lines[-15:]
+        if not any("Error" in x or "Traceback" in x for x in tails["Celery worker"]):
+            tails.pop("Celery worker")  # its start-up warnings (e.g. run as root): nothing wrong
+        for name, tail in tails.items():
+            if tail:
+                print(f"\n{name} log (last lines):\n    " + "\n    ".join(tail))
     print(f"\nload average after: {load_average()}")
     stored = stored_hands() - 1  # minus the in-process probe
     print(
         f"\nstored hands: {stored} (answered 201: {hands['ok_total']}, warm-up included)"
         + ("" if stored == hands["ok_total"] else "  MISMATCH")
     )
+    if BROKER and not worker:
+        print(
+            f"tasks queued on commit: {hands['queued']} (one per stored hand)"
+            + ("" if hands["queued"] == stored else "  MISMATCH")
+        )
     met = hands["rate"] >= TARGET_RATE and hands["p99"] <= TARGET_P99_MS and not hands["errors"]
     print(
         f"target ≥ {TARGET_RATE:.0f} hands/s and p99 ≤ {TARGET_P99_MS:.0f} ms: "

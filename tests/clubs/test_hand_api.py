@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
+from rest_framework import serializers
 from rest_framework.test import APIClient
 
 from clubs.models import Role
+from scoring.hands_api import HandOutSerializer, hands_of
 from scoring.models import Hand, HandRevision, Payment
+from scoring.services import hand_record
+from tests.clubs.helpers import SELFDRAW
 from tests.engine.records import PINGHU
 from tests.factories import TableSessionFactory, member
 
@@ -82,3 +87,30 @@ def test_soft_delete_needs_a_reason(session, scorer, json_errors):
     assert Payment.objects.count() == 0
     assert scorer.get(f"/api/v1/sessions/{session.pk}/hands/1/").status_code == 404
     assert scorer.get(f"/api/v1/sessions/{session.pk}/hands/?deleted=true").json()["count"] == 1
+
+
+def generic(hand: Hand) -> dict:
+    """A hand as DRF's model serializer writes it, field by field from the declared fields."""
+    return serializers.ModelSerializer.to_representation(HandOutSerializer(hand), hand)
+
+
+def test_the_written_out_representation_is_the_declared_fields(session, scorer):
+    """HandOutSerializer writes its fields out directly (for speed): the same keys, order and
+    values as its declared fields give, for a hand just posted, read back, corrected, deleted
+    or entered by no one, in any time zone."""
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    posted = scorer.post(url, PINGHU, format="json")
+    assert posted.status_code == 201, posted.json()
+    assert list(posted.json().items()) == list(generic(hands_of(session).get()).items())
+    hand = hand_record(session=session, data=SELFDRAW, user=None)  # payments kept as written
+    assert list(HandOutSerializer(hand).data.items()) == list(generic(hand).items())
+    scorer.put(f"{url}1/", {**SELFDRAW, "dealer": 1}, format="json")
+    scorer.delete(f"{url}2/?reason=entered twice")
+    hands = [*hands_of(session), *hands_of(session, deleted=True)]
+    assert {h.revision for h in hands} == {2} and {h.is_deleted for h in hands} == {False, True}
+    assert {h.entered_by_id is None for h in hands} == {False, True}
+    for zone in ("UTC", "Asia/Shanghai", "America/New_York"):
+        with timezone.override(zone):
+            for h in hands:
+                assert list(HandOutSerializer(h).data.items()) == list(generic(h).items())
+            assert HandOutSerializer(hands, many=True).data == [generic(h) for h in hands]

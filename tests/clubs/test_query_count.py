@@ -9,7 +9,9 @@ the outer one is logged as BEGIN / COMMIT instead, so the count is the same (``m
 prints it for a live request against PostgreSQL).
 
 A hand with one payment and a hand with many payments and 叫马 bettors must cost the same: the
-payments are inserted with one ``bulk_create`` and read back with one prefetch.
+payments are inserted with one statement and answered as written, with the names of the seated
+players and the bettors read in one query. (11 queries before the session was read with its lock
+and the scorer's role, and its seats with its bettors, each in one query.)
 """
 
 from __future__ import annotations
@@ -26,12 +28,12 @@ from tests.factories import PlayerFactory, TableSessionFactory, member
 
 pytestmark = pytest.mark.django_db
 
-#: token + user (1); session with club and ruleset, seats with players, bettors with players,
-#: the scorer's memberships (4)
-BEFORE_WRITE = 5
-#: savepoint, the locked session row (with the final-results check and the top hand number),
-#: hand, payments (one bulk insert), revision, release (6)
-WRITE = 6
+#: token + user (1)
+BEFORE_WRITE = 1
+#: savepoint; the session row, locked, with its club and ruleset, the scorer's role there, the
+#: final-results check and the top hand number (one query); its seats and bettors with their
+#: names (one query); hand; payments (one insert); revision; release (7)
+WRITE = 7
 #: the response is built from the rows just written (0)
 RESPONSE = 0
 #: one hand submission, whatever its payments and its bettors
