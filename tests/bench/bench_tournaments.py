@@ -58,8 +58,14 @@ def setup_django() -> None:
         THROTTLE_USER="100000000/min",
     )
     os.environ.pop("CELERY_BROKER_URL", None)  # tasks queued on commit run in-process
+    import logging
+    import warnings
+
     import django
 
+    # the bench serves no static files, and its in-memory broker has no host: say nothing
+    warnings.filterwarnings("ignore", message="No directory at")
+    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
     django.setup()
     from django.core.management import call_command
 
