@@ -320,7 +320,7 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
             rank = {s.player: i for i, s in enumerate(standings)}
             players.sort(key=lambda p: rank.get(p, len(rank)))
         history_rounds = selectors.seated_rounds(tournament, before=round_.number)
-        history = [selectors.seatings(history_rounds)[r.number] for r in history_rounds]
+        history = list(selectors.seatings(history_rounds).values())  # in round order
         pinned = {r.player_id: r.pinned_table for r in registrations if r.pinned_table}
         try:
             result = seat_round(
