@@ -431,3 +431,32 @@ def test_a_failed_seating_is_reported_by_its_task(
     assert task["state"] == "FAILURE"
     assert task["error"]["errors"][0]["code"] == "pin_conflict"
     assert t.round_set.get().status == Round.Status.FAILED
+
+
+def test_a_corrected_or_deleted_hand_moves_the_standings(
+    scorer_client, make_tournament, seat, in_process_tasks, django_capture_on_commit_callbacks
+):
+    t = make_tournament(players=4, hands_per_table=1)
+    table = seat(t).tables.get()
+    seats = list(table.session.seats.order_by("number").values_list("player_id", flat=True))
+    url = f"/api/v1/sessions/{table.session_id}/hands/"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.post(url, PINGHU, format="json").status_code == 201
+
+    def table_scores() -> dict[int, int]:
+        body = scorer_client.get(f"/api/v1/tournaments/{t.slug}/standings/").json()
+        return {row["player"]: row["table_score"] for row in body["standings"]}
+
+    # PINGHU: S1 wins 平胡 (worth 1 under qq) on S2's discard
+    assert table_scores() == {seats[0]: 0, seats[1]: 1, seats[2]: -1, seats[3]: 0}
+    # corrected: the discard was S3's
+    corrected = {**PINGHU, "events": [{**PINGHU["events"][0], "from": 3}], "reason": "wrong seat"}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.put(f"{url}1/", corrected, format="json").status_code == 200
+    assert table_scores() == {seats[0]: 0, seats[1]: 1, seats[2]: 0, seats[3]: -1}
+    # deleted: the table has no hand left, so no result; nobody has a table score
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer_client.delete(f"{url}1/?reason=void").status_code == 200
+    assert set(table_scores().values()) == {0}
+    body = scorer_client.get(f"/api/v1/tournaments/{t.slug}/standings/").json()
+    assert body["tables_counted"] == 0 and body["rounds_complete"] == 0
