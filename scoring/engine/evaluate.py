@@ -439,9 +439,13 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     tiles = sorted((*h.concealed, h.winning_tile))
     # sorted, so a fifth copy shows as a tile equal to the one four places before it
     over = {t for t, fifth in zip(tiles, tiles[4:], strict=False) if t == fifth}
+    # meld copies are summed per tile: two melds of one tile are already six copies or more
+    in_melds: dict[int, int] = {}
     for m in h.melds:
-        if tiles.count(m.tile) + (4 if m.kind == "kong" else 3) > 4:
-            over.add(m.tile)
+        in_melds[m.tile] = in_melds.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+    for t, n_meld in in_melds.items():
+        if tiles.count(t) + n_meld > 4:
+            over.add(t)
     if over:
         counts = Counter(tiles)
         for m in h.melds:

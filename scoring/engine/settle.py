@@ -705,6 +705,7 @@ class _Replay:
                 self.fail(v, f"seat {x.seat}'s hand is not a win: {v.replace('_', ' ')}", wpath)
             else:
                 results.append((x.seat, v))
+        was_in = list(self.in_hand)  # who was still in when the tile was discarded
         for seat in seats:
             self.in_hand[seat] = False
         self.n_winners += len(seats)
@@ -714,9 +715,17 @@ class _Replay:
             return
         self.first_win = self.first_win or w
         for seat, v in results:
-            self.pay_win(w, seat, v, prev_kong, after_direct)
+            self.pay_win(w, seat, v, prev_kong, after_direct, was_in)
 
-    def pay_win(self, w: Win, seat: int, v: Valuation, prev_kong, after_direct: bool) -> None:
+    def pay_win(
+        self,
+        w: Win,
+        seat: int,
+        v: Valuation,
+        prev_kong: Kong | None,
+        after_direct: bool,
+        was_in: list[bool],
+    ) -> None:
         amount = v.value * self.unit
         i = w.index
         if w.from_ is None:
@@ -735,7 +744,9 @@ class _Replay:
             self.pay(w.from_, seat, sum(a for _, a in income.paid), "kong_transfer", i)
         if "robbing_kong" in w.situation and self.r.robbing_pays_kong:
             # 杠钱归胡家: what the added kong would have collected from everyone still in
-            still_in = [s for s in range(4) if s != w.from_ and (self.in_hand[s] or s == seat)]
+            # when it was declared, every winner of this discard included (一炮多响: each
+            # robber receives the full amount)
+            still_in = [s for s in range(4) if s != w.from_ and was_in[s]]
             extra = self.r.options.kong_added * self.unit * len(still_in)
             self.pay(w.from_, seat, extra, "kong_transfer", i)
 

@@ -158,18 +158,23 @@ def readiness(
             f"a waiting hand has 13 effective tiles (concealed + 3 per meld), this one has {n}",
             "concealed",
         )
-    mg = MeldGroup.of(melds)
-    key = hand_key(concealed)
-    owned = key + mg.key
-    problems = check_copies({t: owned >> (3 * t) & 7 for t in range(27)}, "concealed")
+    # copies are counted tile by tile: packed 3-bit counts would carry past four (two kongs
+    # of one tile are eight copies, which a key would read as none of it and one of the next)
+    held: dict[int, int] = {}
+    for t in concealed:
+        held[t] = held.get(t, 0) + 1
+    for m in melds:
+        held[m.tile] = held.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+    problems = check_copies(held, "concealed")
     seen: dict[int, int] = {}
     for t in visible:
         seen[t] = seen.get(t, 0) + 1
-    problems += check_copies(
-        {t: (owned >> (3 * t) & 7) + n_seen for t, n_seen in seen.items()}, "visible"
-    )
+    problems += check_copies({t: held.get(t, 0) + n_seen for t, n_seen in seen.items()}, "visible")
     if problems:
         raise EngineError.many(problems)
+    mg = MeldGroup.of(melds)
+    key = hand_key(concealed)
+    owned = key + mg.key
     if is_huazhu(key, mg, declared_void):
         return Readiness(False, True, (), None, r)
     waits = []
