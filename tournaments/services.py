@@ -137,6 +137,8 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
         tournament.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
     for key, value in fields.items():
         setattr(tournament, key, value)
+    if "rounds" in fields:
+        tournament.seating_plan = []  # planned for the old number of rounds
     tournament.save()
     if {"placement_points", "tiebreaks", "bye_points", "bye_table_score"} & set(fields):
         standings_request(tournament_id=tournament.pk)

@@ -460,3 +460,24 @@ def test_a_corrected_or_deleted_hand_moves_the_standings(
     assert set(table_scores().values()) == {0}
     body = scorer_client.get(f"/api/v1/tournaments/{t.slug}/standings/").json()
     assert body["tables_counted"] == 0 and body["rounds_complete"] == 0
+
+
+def test_more_rounds_after_the_start_replans_the_rest(
+    director_client, make_tournament, seat, enter
+):
+    t = make_tournament(players=16, rounds=3)
+    one = seat(t)
+    t.refresh_from_db()
+    assert len(t.seating_plan) == 2  # rounds 2 and 3, planned with round 1
+    r = director_client.patch(f"/api/v1/tournaments/{t.slug}/", {"rounds": 5})
+    assert r.status_code == 200 and r.json()["rounds"] == 5
+    for table in one.tables.all():
+        enter(table, [2, 1, -1, -2])
+    met = pairs_of(one)
+    for _ in range(4):
+        round_ = seat(t)
+        assert not pairs_of(round_) & met  # 16 players, 5 rounds: still nobody meets twice
+        met |= pairs_of(round_)
+        for table in round_.tables.all():
+            enter(table, [2, 1, -1, -2])
+    assert len(met) == 120
