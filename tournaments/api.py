@@ -23,7 +23,6 @@ from rest_framework.response import Response
 from clubs.api import ApiView, session_response
 from clubs.models import Club, Role, Seat
 from clubs.permissions import authorize
-from clubs.selectors import sessions_totals
 from tournaments import selectors, services
 from tournaments.models import Registration, Round, Table, TaskRecord, Tournament
 from tournaments.serializers import (
@@ -216,17 +215,19 @@ def seating_rows(round_: Round) -> list[dict[str, Any]]:
     """One row per seat of the round (and one per bye), in table order."""
     tables = {t.session_id: t for t in round_.tables.all()}
     seats = Seat.objects.filter(session_id__in=tables).select_related("player")
-    totals = sessions_totals(list(tables))
-    results = selectors.table_results(round_.tournament)
+    scores = {
+        pk: dict(result.scores)
+        for pk, result in selectors.table_results(round_.tournament, round_).items()
+    }
     rows = []
     for seat in sorted(seats, key=lambda s: (tables[s.session_id].number, s.number)):
         table = tables[seat.session_id]
+        table_scores = scores.get(table.pk)
         rows.append(
             {"round": round_.number, "table": table.number, "table_id": table.pk,
              "session": seat.session_id, "seat": seat.number, "player": seat.player_id,
              "name": seat.player.name, "first_dealer": seat.number == 0,
-             "score": totals[seat.session_id]["players"].get(seat.player_id, 0)
-             if table.pk in results else None}
+             "score": None if table_scores is None else table_scores[seat.player_id]}
         )  # fmt: skip
     names = dict(Registration.objects.filter(
         tournament_id=round_.tournament_id, player_id__in=round_.byes

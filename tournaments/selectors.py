@@ -75,11 +75,12 @@ def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
     return out
 
 
-def table_results(tournament: Tournament) -> dict[int, TableResult]:
-    """The tables that have a result, by table id: totals entered, or at least the
-    tournament's number of hands recorded (their totals from the payments)."""
+def table_results(tournament: Tournament, round_: Round | None = None) -> dict[int, TableResult]:
+    """The tables (of the tournament, or of one round) that have a result, by table id: totals
+    entered, or at least the tournament's number of hands recorded (totals from the payments)."""
+    where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
     tables = list(
-        _tables_counted(round__tournament=tournament).values_list(
+        _tables_counted(**where).values_list(
             "pk", "round__number", "number", "session_id", "hands", "entered"
         )
     )

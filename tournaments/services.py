@@ -30,7 +30,7 @@ from tournaments.models import (
     TaskRecord,
     Tournament,
 )
-from tournaments.seating import METHODS, RoundSeating, SeatingError, seat_round
+from tournaments.seating import RoundSeating, SeatingError, seat_round
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
 #: a recompute waits this long after the first result of a burst, so the burst lands in one
@@ -63,8 +63,6 @@ def _check_rules(fields: dict[str, Any]) -> list[dict[str, str]]:
                 if code not in TIEBREAKS:
                     message = f"unknown tiebreak {code!r}; known: {', '.join(DEFAULT_TIEBREAKS)}"
                     problems.append(error(f"tiebreaks[{i}]", "unknown_tiebreak", message))
-    if fields.get("seating") is not None and fields["seating"] not in METHODS:
-        problems.append(error("seating", "invalid_choice", f"one of {', '.join(METHODS)}"))
     return problems
 
 

@@ -59,6 +59,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.postgres import recreate_database  # noqa: E402
 from tests.engine.records import PINGHU, XUEZHAN  # noqa: E402
 
 TARGET_RATE = 150.0  # hands/s
@@ -101,21 +102,6 @@ HANDS = (PINGHU, XUEZHAN, XUEZHAN_BET)
 
 
 # --- PostgreSQL and Django ----------------------------------------------------------------------
-
-
-def recreate_database() -> str | None:
-    """Drop and create the bench database; the reason it cannot be done, or None."""
-    try:
-        import psycopg
-    except ImportError as e:
-        return f"psycopg is not installed ({e})"
-    try:
-        with psycopg.connect(f"{PG} dbname=postgres", connect_timeout=3, autocommit=True) as c:
-            c.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
-            c.execute(f'CREATE DATABASE "{DB}"')
-    except psycopg.Error as e:
-        return f"PostgreSQL at {PG!r} is not usable: {str(e).strip().splitlines()[0]}"
-    return None
 
 
 def redis_client():
@@ -638,7 +624,7 @@ def noise(line: str) -> bool:
 
 def main() -> int:
     global BROKER
-    reason = recreate_database()
+    reason = recreate_database(PG, DB)
     if reason:
         print(f"skipped: {reason}")
         return 0

@@ -29,23 +29,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.postgres import recreate_database  # noqa: E402
+
 HOST = "127.0.0.1"
 PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
 DB = os.environ.get("BENCH_DB_TOURNAMENTS", "xuezhan_bench_tournaments")
-
-
-def recreate_database() -> str | None:
-    try:
-        import psycopg
-    except ImportError as e:
-        return f"psycopg is not installed ({e})"
-    try:
-        with psycopg.connect(f"{PG} dbname=postgres", connect_timeout=3, autocommit=True) as c:
-            c.execute(f'DROP DATABASE IF EXISTS "{DB}" WITH (FORCE)')
-            c.execute(f'CREATE DATABASE "{DB}"')
-    except psycopg.Error as e:
-        return f"PostgreSQL at {PG!r} is not usable: {str(e).strip().splitlines()[0]}"
-    return None
 
 
 def setup_django() -> None:
@@ -192,7 +180,7 @@ def bench_standings(rnd: random.Random) -> None:
 
 
 def main() -> None:
-    reason = recreate_database()
+    reason = recreate_database(PG, DB)
     if reason:
         print(f"skipped: {reason}")
         return

@@ -11,30 +11,11 @@ import pytest
 
 from scoring.engine import EngineError, Meld, evaluate, parse_tiles, readiness, tile_name
 
-from .builders import meld
+from .builders import check_win as _check
+from .builders import kong_meld as _kong
 from .builders import pung as _pung
+from .builders import ruleset_spec as _rs
 from .builders import winning_hand as _hand
-
-
-def _kong(tile, concealed=False):
-    return meld("kong", tile, concealed)
-
-
-def _rs(preset, **options):
-    return {"preset": preset, "options": options}
-
-
-def _check(hand, ruleset, pattern, roots, total, value, capped=False):
-    d = evaluate(hand, ruleset).as_dict()
-    got = {k: d.get(k) for k in ("win", "pattern", "roots", "total", "value", "capped")}
-    assert got == {
-        "win": True,
-        "pattern": pattern,
-        "roots": roots,
-        "total": total,
-        "value": value,
-        "capped": capped,
-    }
 
 
 def _waits(tiles, ruleset="qq", melds=(), void=None, visible=""):

@@ -13,30 +13,7 @@ import pytest
 from scoring.engine import EngineError
 from scoring.engine.settle import settle
 
-from .builders import hand, kong, meld, win, winner
-
-
-def record(ruleset, events=(), **kw):
-    rec = {"ruleset": ruleset, "base": 1, "dealer": 0, "events": list(events)}
-    rec.update(kw)
-    return rec
-
-
-def seat_payments(d):
-    return sorted(
-        (p["payer"], p["payee"], p["amount"], p["reason"], p["event"])
-        for p in d["payments"]
-        if p["reason"] != "bettor"
-    )
-
-
-def by_reason(d, reason):
-    return sorted(
-        (p["payer"], p["payee"], p["amount"], p["event"])
-        for p in d["payments"]
-        if p["reason"] == reason
-    )
-
+from .builders import by_reason, hand, kong, meld, record, seat_payments, win, winner
 
 PINGHU = "123m456m789m11p23p"  # + 4p: 123m 456m 789m 11p 234p — 平胡
 PINGHU_5P = "123m456m789m11p34p"  # + 5p: 123m 456m 789m 11p 345p — 平胡

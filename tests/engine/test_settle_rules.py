@@ -20,33 +20,7 @@ import pytest
 
 from scoring.engine.settle import settle
 
-from .builders import hand, kong, meld, win, winner
-
-# --- record builders ---------------------------------------------------------------------
-
-
-def record(ruleset, events=(), **kw):
-    rec = {"ruleset": ruleset, "base": 1, "dealer": 0, "events": list(events)}
-    rec.update(kw)
-    return rec
-
-
-def seat_payments(d):
-    """The seat-to-seat payments as sorted (payer, payee, amount, reason, event) tuples."""
-    return sorted(
-        (p["payer"], p["payee"], p["amount"], p["reason"], p["event"])
-        for p in d["payments"]
-        if p["reason"] != "bettor"
-    )
-
-
-def by_reason(d, reason):
-    return sorted(
-        (p["payer"], p["payee"], p["amount"], p["event"])
-        for p in d["payments"]
-        if p["reason"] == reason
-    )
-
+from .builders import by_reason, hand, kong, meld, record, seat_payments, win, winner
 
 # Hands used again and again (13 tiles before the winning tile, two suits, no four of a kind).
 PINGHU = "123m456m789m11p23p"  # + 4p (or 1p): 123m 456m 789m 11p 234p — 平胡
