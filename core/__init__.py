@@ -1,0 +1,1 @@
+"""The shared kernel: no domain. API plumbing, errors, idempotency, background jobs, health."""
