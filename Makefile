@@ -15,7 +15,7 @@ PORT ?= 8000
 help:
 	@echo "make run        install, migrate, demo data, serve on http://$(HOST):$(PORT)"
 	@echo "make test       install dev extras and run the test suite (pytest)"
-	@echo "make lint       ruff check + ruff format --check"
+	@echo "make lint       ruff check + ruff format --check + the import layers (lint-imports)"
 	@echo "make format     ruff format + ruff check --fix"
 	@echo "make bench      run every tests/bench/bench_*.py script"
 	@echo "make constraints  re-resolve pyproject.toml ranges into constraints.txt"
@@ -49,6 +49,7 @@ test: install-dev
 lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: install-dev
 	$(VENV)/bin/ruff format .

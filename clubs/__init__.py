@@ -1,1 +1,2 @@
-"""Mahjong clubs: members, tables, sessions."""
+"""Clubs: players, memberships and logins, and the table-session aggregate (sessions, seats,
+叫马 bettors, hands with their revisions and payments, final results)."""

@@ -3,31 +3,44 @@
 An organiser can fix data here without the API, but never around the engine: once a session
 has hands its seats, bettors and rules are read-only (the stored payments name them), its
 status changes only through the close/reopen actions (``clubs.services``), and hands are
-view-only (``scoring.admin``).
+view-only: what the engine settled is shown, never edited. The one write on hands is the
+soft-delete action, which calls the same service as the API with the reason typed beside the
+action menu.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils.html import format_html
-from rest_framework.exceptions import APIException
 
 from clubs.models import (
     Bettor,
     Club,
-    IdempotentRequest,
+    Hand,
+    HandRevision,
     Membership,
+    Payment,
     Player,
     Seat,
     SessionResult,
     TableSession,
 )
-from clubs.services import session_close, session_reopen
-from scoring.admin import ReadOnlyAdminMixin, ReadOnlyInline, pretty_json, service_error_text
-from scoring.admin import wins_summary as hand_wins
-from scoring.models import Hand
+from clubs.services.hands import hand_delete
+from clubs.services.sessions import session_close, session_reopen
+from core.admin import ReadOnlyAdminMixin, ReadOnlyInline, pretty_json, service_error_text
+from core.errors import ServiceError
+
+
+def party(player, bettor) -> str:
+    if player is not None:
+        return str(player)
+    return f"{bettor} (叫马)" if bettor is not None else "—"
 
 
 def has_hands(session: TableSession | None) -> bool:
@@ -170,7 +183,7 @@ class HandInline(ReadOnlyInline):
 
     @admin.display(description="wins")
     def wins(self, obj: Hand) -> str:
-        return hand_wins(obj.settlement)
+        return wins_summary(obj.settlement)
 
 
 class SessionResultInline(ReadOnlyInline):
@@ -234,7 +247,7 @@ class TableSessionAdmin(admin.ModelAdmin):
 
     @admin.display(description="hands", ordering="n_hands")
     def hand_count(self, obj: TableSession):
-        url = reverse("admin:scoring_hand_changelist") + f"?session__id__exact={obj.pk}"
+        url = reverse("admin:clubs_hand_changelist") + f"?session__id__exact={obj.pk}"
         return format_html('<a href="{}">{}</a>', url, obj.n_hands)
 
     def _apply(self, request, queryset: QuerySet[TableSession], service, verb: str) -> None:
@@ -242,7 +255,7 @@ class TableSessionAdmin(admin.ModelAdmin):
         for session in queryset:
             try:
                 service(session=session)
-            except APIException as e:
+            except ServiceError as e:
                 self.message_user(request, f"{session}: {service_error_text(e)}", messages.ERROR)
             else:
                 done += 1
@@ -294,21 +307,216 @@ class SessionResultAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_select_related = ("session__club", "player", "bettor__player")
 
 
-@admin.register(IdempotentRequest)
-class IdempotentRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Stored first answers to POSTs: viewable; deletable, so a stale key can be released."""
+# --- hands, their payments and revisions ------------------------------------------------------
 
-    list_display = ("key", "user", "path", "status", "created_at")
-    list_filter = ("status",)
-    search_fields = ("key", "path", "user__username")
-    list_select_related = ("user",)
-    date_hierarchy = "created_at"
-    fields = ("key", "user", "path", "body_hash", "status", "created_at", "response_json")
+
+class PaymentInline(ReadOnlyInline):
+    model = Payment
+    fields = ("position", "payer", "payee", "amount", "reason", "event")
     readonly_fields = fields
 
-    @admin.display(description="response")
-    def response_json(self, obj: IdempotentRequest):
-        return pretty_json(obj.response)
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(
+                "payer_player", "payee_player", "payer_bettor__player", "payee_bettor__player"
+            )
+        )
 
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return request.user.has_perm("clubs.delete_idempotentrequest")
+    @admin.display(description="payer")
+    def payer(self, obj: Payment) -> str:
+        return party(obj.payer_player, obj.payer_bettor)
+
+    @admin.display(description="payee")
+    def payee(self, obj: Payment) -> str:
+        return party(obj.payee_player, obj.payee_bettor)
+
+
+class HandRevisionInline(ReadOnlyInline):
+    model = HandRevision
+    fields = ("revision", "action", "changes", "reason", "changed_by", "changed_at")
+    readonly_fields = fields
+    show_change_link = True
+
+
+class HandActionForm(ActionForm):
+    reason = forms.CharField(
+        required=False,
+        max_length=200,
+        label="Reason",
+        help_text="why the selected hands are deleted (required for the soft-delete)",
+    )
+
+
+def wins_summary(settlement: dict[str, Any] | None) -> str:
+    """``S1 pinghu 2 · S3 qingyise 4 on S0`` from a stored settlement."""
+    parts = []
+    for w in (settlement or {}).get("wins", []):
+        how = "自摸" if w.get("from") is None else f"on S{w['from']}"
+        parts.append(f"S{w['seat']} {w.get('pattern')} {w.get('value')} {how}")
+    if (settlement or {}).get("draw") is not None:
+        parts.append("流局")
+    return " · ".join(parts) or "—"
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Hands are view-only: the engine's settlement is shown, never edited. Soft-delete with
+    a reason is the one action; corrections go through the API."""
+
+    list_display = (
+        "__str__",
+        "club",
+        "session_link",
+        "dealer",
+        "wins",
+        "revision",
+        "is_deleted",
+        "entered_by",
+        "entered_at",
+    )
+    list_filter = ("is_deleted", "session__status", "session__club", "session__mode")
+    search_fields = (
+        "session__club__name",
+        "session__club__slug",
+        "session__seats__player__name",
+        "session__notes",
+        "deleted_reason",
+    )
+    list_select_related = ("session__club", "entered_by")
+    date_hierarchy = "entered_at"
+    fields = (
+        "session",
+        "number",
+        "dealer",
+        "next_dealer",
+        "revision",
+        "wins",
+        "totals",
+        "is_deleted",
+        "deleted_reason",
+        "ruleset_fingerprint",
+        "entered_by",
+        "entered_at",
+        "updated_at",
+        "record_json",
+        "settlement_json",
+    )
+    readonly_fields = fields
+    inlines = (PaymentInline, HandRevisionInline)
+    action_form = HandActionForm
+    actions = ("soft_delete",)
+
+    @admin.display(description="club", ordering="session__club__name")
+    def club(self, obj: Hand):
+        return obj.session.club
+
+    @admin.display(description="session", ordering="session")
+    def session_link(self, obj: Hand) -> str:
+        return f"#{obj.session_id} ({obj.session.get_status_display()})"
+
+    @admin.display(description="wins")
+    def wins(self, obj: Hand) -> str:
+        return wins_summary(obj.settlement)
+
+    @admin.display(description="totals")
+    def totals(self, obj: Hand) -> str:
+        totals = (obj.settlement or {}).get("totals") or {}
+        seats = ", ".join(f"S{i} {t:+d}" for i, t in enumerate(totals.get("seats", [])))
+        bettors = totals.get("bettors") or []
+        if bettors:
+            seats += " · bettors " + ", ".join(f"B{i} {t:+d}" for i, t in enumerate(bettors))
+        return seats or "—"
+
+    @admin.display(description="record (as submitted)")
+    def record_json(self, obj: Hand):
+        return pretty_json(obj.record)
+
+    @admin.display(description="settlement (by the engine)")
+    def settlement_json(self, obj: Hand):
+        return pretty_json(obj.settlement)
+
+    def has_soft_delete_permission(self, request) -> bool:
+        return request.user.has_perm("clubs.delete_hand")
+
+    @admin.action(
+        description="Soft-delete the selected hands (give a reason)",
+        permissions=("soft_delete",),
+    )
+    def soft_delete(self, request, queryset: QuerySet[Hand]) -> None:
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason:
+            self.message_user(request, "Give a reason to soft-delete hands.", messages.ERROR)
+            return
+        done = 0
+        for h in queryset.filter(is_deleted=False):
+            try:
+                hand_delete(hand=h, reason=reason, user=request.user)
+            except ServiceError as e:
+                self.message_user(request, f"{h}: {service_error_text(e)}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"Soft-deleted {done} hand(s): {reason}", messages.SUCCESS)
+
+
+@admin.register(HandRevision)
+class HandRevisionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("hand", "revision", "action", "changes", "reason", "changed_by", "changed_at")
+    list_filter = ("action", "hand__session__club")
+    search_fields = ("reason", "hand__session__club__name", "changed_by__username")
+    list_select_related = ("hand", "changed_by")
+    date_hierarchy = "changed_at"
+    fields = (
+        "hand",
+        "revision",
+        "action",
+        "changes",
+        "reason",
+        "changed_by",
+        "changed_at",
+        "record_json",
+        "settlement_json",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="record")
+    def record_json(self, obj: HandRevision):
+        return pretty_json(obj.record)
+
+    @admin.display(description="settlement")
+    def settlement_json(self, obj: HandRevision):
+        return pretty_json(obj.settlement)
+
+
+@admin.register(Payment)
+class PaymentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("hand", "position", "payer", "payee", "amount", "reason", "event")
+    list_filter = ("reason", "hand__session__club")
+    search_fields = (
+        "payer_player__name",
+        "payee_player__name",
+        "payer_bettor__guest_name",
+        "payee_bettor__guest_name",
+        "payer_bettor__player__name",
+        "payee_bettor__player__name",
+        "hand__session__club__name",
+    )
+    list_select_related = (
+        "hand",
+        "payer_player",
+        "payee_player",
+        "payer_bettor__player",
+        "payee_bettor__player",
+    )
+    fields = ("hand", "position", "payer", "payee", "amount", "reason", "event")
+    readonly_fields = fields
+
+    @admin.display(description="payer")
+    def payer(self, obj: Payment) -> str:
+        return party(obj.payer_player, obj.payer_bettor)
+
+    @admin.display(description="payee")
+    def payee(self, obj: Payment) -> str:
+        return party(obj.payee_player, obj.payee_bettor)

@@ -22,8 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubs.models import Club, Player, TableSession
-from clubs.services import club_create, player_create, session_close, session_create
-from scoring.services import hand_record
+from clubs.services.clubs import club_create, player_create
+from clubs.services.hands import hand_record
+from clubs.services.sessions import session_close, session_create
+from core.demo import DemoReport
 
 SLUG = "chengdu-teahouse"
 NAME = "成都茶馆麻将社"
@@ -181,9 +183,9 @@ def _owner_player(user, name: str) -> Player:
 
 def _play(session: TableSession, hands: list[dict[str, Any]], user, summary) -> None:
     for data in hands:
-        h = hand_record(session=session, data=data, user=user)
+        recorded = hand_record(session=session, data=data, user=user)
         summary.hands += 1
-        summary.payments += h.payments.count()
+        summary.payments += len(recorded.payments)
 
 
 @transaction.atomic
@@ -232,3 +234,10 @@ def demo_club_create(*, username: str) -> DemoSummary:
     )
     _play(three, TABLE_THREE, user, summary)
     return summary
+
+
+def build_demo(*, username: str) -> DemoReport:
+    """``manage.py demo``'s step for this app (see ``core.demo``)."""
+    summary = demo_club_create(username=username)
+    links = (("club", f"/api/v1/clubs/{summary.club.slug}/"),) if summary.club else ()
+    return DemoReport(str(summary), created=summary.club is not None, links=links)

@@ -2,7 +2,9 @@
 
 A :class:`Player` is one person across the whole service; a :class:`Membership` gives him a
 role in one club. A :class:`TableSession` (一桌) seats four players of a club under one
-ruleset snapshot; its hands live in the ``scoring`` app.
+ruleset snapshot, which it pins: its hands are settled (and re-settled on correction) under
+those rules. The session is one aggregate, written by this app alone: its seats, 叫马
+bettors, hands with their revisions and payments, and final results.
 """
 
 from __future__ import annotations
@@ -211,21 +213,103 @@ class SessionResult(models.Model):
         return f"{self.player or self.bettor}: {self.total:+d}"
 
 
-class IdempotentRequest(models.Model):
-    """The first answer to a POST sent with an ``Idempotency-Key``, replayed on retries."""
+class Hand(models.Model):
+    """一局: one hand of a table session, as recorded and as the engine settled it."""
 
-    key = models.CharField(max_length=200)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    record = models.JSONField(help_text="the hand record as submitted")
+    settlement = models.JSONField(help_text="the engine's settlement of the record")
+    ruleset_fingerprint = models.CharField(max_length=64)
+    dealer = models.PositiveSmallIntegerField()
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    revision = models.PositiveIntegerField(default=1)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    path = models.CharField(max_length=300)
-    body_hash = models.CharField(max_length=64)
-    status = models.PositiveSmallIntegerField()
-    response = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    entered_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    is_deleted = models.BooleanField(default=False)
+    deleted_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key")]
+        ordering = ["session_id", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["session", "number"],
+                condition=Q(is_deleted=False),
+                name="one_live_hand_per_number",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.key} ({self.path})"
+        return f"hand {self.number} of session {self.session_id}"
+
+
+class HandRevision(models.Model):
+    """Every state a hand has been in: who changed it, when, how and why."""
+
+    class Action(models.TextChoices):
+        CREATED = "created", "Created"
+        CORRECTED = "corrected", "Corrected"
+        DELETED = "deleted", "Deleted"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    revision = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    record = models.JSONField()
+    settlement = models.JSONField()
+    changes = models.JSONField(default=list, help_text="top-level record fields that changed")
+    reason = models.CharField(max_length=200, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand_id", "revision"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "revision"], name="one_row_per_revision")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} r{self.revision} {self.action}"
+
+
+class Payment(models.Model):
+    """One transfer of a settled hand: from a seat's player or a bettor to another."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="payments")
+    position = models.PositiveSmallIntegerField(help_text="order within the settlement")
+    payer_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payer_bettor = models.ForeignKey(
+        Bettor, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payee_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    payee_bettor = models.ForeignKey(
+        Bettor, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    amount = models.PositiveIntegerField(help_text="in the session's unit, base included")
+    reason = models.CharField(max_length=16)
+    event = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand_id", "position"]
+        # (each foreign key has its own index: a player's payments are found by them)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(payer_player__isnull=False) ^ Q(payer_bettor__isnull=False),
+                name="payment_has_one_payer",
+            ),
+            models.CheckConstraint(
+                condition=Q(payee_player__isnull=False) ^ Q(payee_bettor__isnull=False),
+                name="payment_has_one_payee",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount} ({self.reason}) in {self.hand}"

@@ -8,11 +8,11 @@ owner > organiser > scorer > member.
 
 from __future__ import annotations
 
-from rest_framework.exceptions import NotAuthenticated, NotFound, PermissionDenied
 from rest_framework.permissions import SAFE_METHODS
 
 from clubs.models import Club
 from clubs.selectors import UNREAD, can_read, has_role
+from core.errors import NotAuthenticated, NotFound, PermissionDenied
 
 
 def authorize(request, club: Club, role: str | None = None, *, held=UNREAD) -> None:

@@ -1,26 +1,33 @@
-"""Reads of the clubs app: who may see what, and totals recomputed from payments.
+"""Reads of the clubs app: who may see what, sessions with their totals, hands with payments.
 
 Totals are never stored: a session's total for a player is what he received minus what he
-paid in the payments of its live hands, or his final-result entry.
+paid in the payments of its live hands, or his final-result entry. Reads answer plain read
+models (``SessionTotals``, ``HandView``, ``PlayerSession``) that JSON and pages render alike.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Prefetch, Q, QuerySet, Sum
 
 from clubs.models import (
     ROLE_RANK,
     Bettor,
     Club,
+    Hand,
     Membership,
+    Payment,
     Player,
     Role,
     SessionResult,
     TableSession,
 )
-from scoring.models import Payment
+
+# --- who may see what ------------------------------------------------------------------------
 
 
 def membership_of(user, club: Club) -> Membership | None:
@@ -42,7 +49,7 @@ def has_role(user, club: Club, role: str, *, held: str | None | object = UNREAD)
     """At least ``role`` in the club (owner > organiser > scorer > member); staff may all.
 
     ``held``: the user's role in the club (None: not a member) when the caller read it along
-    with the club (see ``scoring.services.session_for_new_hand``), instead of looking it up.
+    with the club (see ``clubs.fastpath.lock_session``), instead of looking it up.
     """
     if user and user.is_authenticated and user.is_superuser:
         return True
@@ -67,6 +74,9 @@ def clubs_visible_to(user) -> QuerySet[Club]:
     return qs.filter(visibility=Club.Visibility.PUBLIC)
 
 
+# --- sessions and their totals ---------------------------------------------------------------
+
+
 def sessions_of(club: Club) -> QuerySet[TableSession]:
     return (
         TableSession.objects.filter(club=club)
@@ -75,16 +85,33 @@ def sessions_of(club: Club) -> QuerySet[TableSession]:
     )
 
 
-def session_totals(*, session_id: int) -> dict[str, dict[int, int]]:
-    """Totals of one session by player id and by bettor id."""
+@dataclass
+class SessionTotals:
+    """A session's totals: by player id and by 叫马 bettor id (0 for anyone not listed)."""
+
+    players: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    bettors: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+    def of_player(self, player_id: int) -> int:
+        return self.players.get(player_id, 0)
+
+    def of_bettor(self, bettor_id: int) -> int:
+        return self.bettors.get(bettor_id, 0)
+
+
+def session_totals(*, session_id: int) -> SessionTotals:
+    """Totals of one session."""
     return _totals(Q(hand__session_id=session_id), Q(session_id=session_id))[session_id]
 
 
-def _totals(payment_filter: Q, result_filter: Q) -> dict[int, dict[str, dict[int, int]]]:
-    """{session id: {"players": {id: total}, "bettors": {id: total}}} from payments + results."""
-    out: dict[int, dict[str, dict[int, int]]] = defaultdict(
-        lambda: {"players": defaultdict(int), "bettors": defaultdict(int)}
-    )
+def sessions_totals(session_ids: Iterable[int]) -> dict[int, SessionTotals]:
+    """Totals of many sessions, by session id (every id given has an entry)."""
+    ids = list(session_ids)
+    return _totals(Q(hand__session_id__in=ids), Q(session_id__in=ids))
+
+
+def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
+    out: dict[int, SessionTotals] = defaultdict(SessionTotals)
     # summed by payer and payee in the database: a few rows a session, however many hands
     parties = ("hand__session_id", "payer_player_id", "payer_bettor_id", "payee_player_id",
                "payee_bettor_id")  # fmt: skip
@@ -98,28 +125,32 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, dict[str, dict[int
     for session_id, payer_p, payer_b, payee_p, payee_b, amount in payments:
         book = out[session_id]
         if payer_p:
-            book["players"][payer_p] -= amount
+            book.players[payer_p] -= amount
         else:
-            book["bettors"][payer_b] -= amount
+            book.bettors[payer_b] -= amount
         if payee_p:
-            book["players"][payee_p] += amount
+            book.players[payee_p] += amount
         else:
-            book["bettors"][payee_b] += amount
+            book.bettors[payee_b] += amount
     for r in SessionResult.objects.filter(result_filter):
         if r.player_id:
-            out[r.session_id]["players"][r.player_id] += r.total
+            out[r.session_id].players[r.player_id] += r.total
         else:
-            out[r.session_id]["bettors"][r.bettor_id] += r.total
+            out[r.session_id].bettors[r.bettor_id] += r.total
     return out
 
 
-def sessions_totals(session_ids: list[int]) -> dict[int, dict[str, dict[int, int]]]:
-    return _totals(Q(hand__session_id__in=session_ids), Q(session_id__in=session_ids))
+class PlayerSession(NamedTuple):
+    """One session of a player's history: his total there (seat and 叫马 bets together) and
+    his running total (累计) up to it."""
+
+    session: TableSession
+    total: int
+    running_total: int
 
 
-def player_sessions(*, player: Player, user) -> list[dict]:
-    """The sessions a player sat in or bet on (叫马) that the user may see, oldest first, each
-    with the player's total there (seat and bets together) and his running total (累计)."""
+def player_sessions(*, player: Player, user) -> list[PlayerSession]:
+    """The sessions a player sat in or bet on that the user may see, oldest first."""
     sessions = [
         s
         for s in TableSession.objects.filter(Q(seats__player=player) | Q(bettors__player=player))
@@ -128,7 +159,7 @@ def player_sessions(*, player: Player, user) -> list[dict]:
         .order_by("started_at", "id")
         if can_read(user, s.club)
     ]
-    totals = sessions_totals([s.pk for s in sessions])
+    totals = sessions_totals(s.pk for s in sessions)
     bets: dict[int, list[int]] = defaultdict(list)
     for session_id, bettor_id in Bettor.objects.filter(
         player=player, session__in=sessions
@@ -138,8 +169,105 @@ def player_sessions(*, player: Player, user) -> list[dict]:
     out = []
     for s in sessions:
         book = totals[s.pk]
-        total = book["players"].get(player.pk, 0)
-        total += sum(book["bettors"].get(b, 0) for b in bets[s.pk])
+        total = book.of_player(player.pk) + sum(book.of_bettor(b) for b in bets[s.pk])
         running += total
-        out.append({"session": s, "total": total, "running_total": running})
+        out.append(PlayerSession(s, total, running))
     return out
+
+
+class PlayerHistory(NamedTuple):
+    """What a user may see of a player: his memberships in the clubs the user may read, and
+    his sessions there with their totals; ``total`` is the running total of the last one."""
+
+    player: Player
+    memberships: list[Membership]
+    sessions: list[PlayerSession]
+
+    @property
+    def total(self) -> int:
+        return self.sessions[-1].running_total if self.sessions else 0
+
+
+def player_history(*, player: Player, user) -> PlayerHistory | None:
+    """None when the user may see nothing of the player (unless it is himself)."""
+    memberships = [
+        m
+        for m in player.memberships.select_related("club").order_by("club_id", "id")
+        if can_read(user, m.club)
+    ]
+    sessions = player_sessions(player=player, user=user)
+    himself = user.is_authenticated and player.user_id == user.pk
+    if not memberships and not sessions and not himself:
+        return None
+    return PlayerHistory(player, memberships, sessions)
+
+
+# --- hands with their payments ---------------------------------------------------------------
+
+
+class Party(NamedTuple):
+    """Who pays or is paid in a hand: a seated player or a 叫马 bettor (by id), and the name."""
+
+    kind: str  # "player" or "bettor"
+    id: int
+    name: str
+
+
+class Table(NamedTuple):
+    """A session's parties: its players by seat number and its bettors by name."""
+
+    seats: dict[int, Party]
+    bettors: dict[str, Party]
+
+
+class PaymentRow(NamedTuple):
+    """One transfer of a settled hand, with its parties."""
+
+    payer: Party
+    payee: Party
+    amount: int
+    reason: str
+    event: int | None
+
+
+class HandView(NamedTuple):
+    """A hand as it is answered: the row and its payments in order, with their parties."""
+
+    hand: Hand
+    payments: tuple[PaymentRow, ...]
+
+
+def _party(player: Player | None, bettor: Bettor | None) -> Party:
+    if player is not None:
+        return Party("player", player.pk, player.name)
+    return Party("bettor", bettor.pk, bettor.name)
+
+
+def hands_of(session: TableSession, *, deleted: bool = False) -> QuerySet[Hand]:
+    """A session's live (or deleted) hands in order, with their payments' parties prefetched."""
+    payments = Payment.objects.select_related(
+        "payer_player", "payer_bettor__player", "payee_player", "payee_bettor__player"
+    )
+    return (
+        Hand.objects.filter(session=session, is_deleted=deleted)
+        .select_related("entered_by")
+        .prefetch_related(Prefetch("payments", queryset=payments))
+        .order_by("number", "id")
+    )
+
+
+def hand_view(hand: Hand) -> HandView:
+    """A hand read by :func:`hands_of` as its read model."""
+    return HandView(
+        hand,
+        tuple(
+            PaymentRow(
+                _party(p.payer_player, p.payer_bettor),
+                _party(p.payee_player, p.payee_bettor),
+                p.amount,
+                p.reason,
+                p.event,
+            )
+            for p in hand.payments.all()
+        ),
+    )

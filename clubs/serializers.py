@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs.models import Club, Membership, Player, Role, TableSession
+from clubs.models import Club, HandRevision, Membership, Player, Role, TableSession
+from clubs.selectors import HandView, SessionTotals, membership_of
 
 
 class RulesetOutSerializer(serializers.Serializer):
@@ -28,8 +30,6 @@ class ClubOutSerializer(serializers.ModelSerializer):
                   "created_at", "my_role"]  # fmt: skip
 
     def get_my_role(self, club: Club) -> str | None:
-        from clubs.selectors import membership_of
-
         m = membership_of(self.context["request"].user, club)
         return m.role if m else None
 
@@ -99,6 +99,11 @@ class TotalSerializer(serializers.Serializer):
     total = serializers.IntegerField()
 
 
+class SessionTotalsSerializer(serializers.Serializer):
+    players = TotalSerializer(many=True, help_text="each seated player, in seat order")
+    bettors = TotalSerializer(many=True, help_text="each 叫马 bettor")
+
+
 class SessionOutSerializer(serializers.ModelSerializer):
     club = serializers.CharField(source="club.slug")
     ruleset = RulesetOutSerializer()
@@ -111,17 +116,16 @@ class SessionOutSerializer(serializers.ModelSerializer):
         fields = ["id", "club", "started_at", "status", "base", "mode", "ruleset", "seats",
                   "bettors", "notes", "created_at", "closed_at", "totals"]  # fmt: skip
 
+    @extend_schema_field(SessionTotalsSerializer)
     def get_totals(self, session: TableSession) -> dict:
-        totals = self.context.get("totals", {}).get(session.pk)
-        players = totals["players"] if totals else {}
-        bettors = totals["bettors"] if totals else {}
+        totals = self.context.get("totals", {}).get(session.pk) or SessionTotals()
         return {
             "players": [
-                {"id": s.player_id, "name": s.player.name, "total": players.get(s.player_id, 0)}
+                {"id": s.player_id, "name": s.player.name, "total": totals.of_player(s.player_id)}
                 for s in session.seats.all()
             ],
             "bettors": [
-                {"id": b.pk, "name": b.name, "total": bettors.get(b.pk, 0)}
+                {"id": b.pk, "name": b.name, "total": totals.of_bettor(b.pk)}
                 for b in session.bettors.all()
             ],
         }
@@ -159,6 +163,13 @@ class ResultInSerializer(serializers.Serializer):
     totals = ResultItemSerializer(many=True)
 
 
+class PlayerClubSerializer(serializers.Serializer):
+    slug = serializers.CharField(source="club.slug")
+    name = serializers.CharField(source="club.name")
+    display_name = serializers.CharField()
+    role = serializers.CharField()
+
+
 class PlayerSessionSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="session.id")
     club = serializers.CharField(source="session.club.slug")
@@ -166,3 +177,108 @@ class PlayerSessionSerializer(serializers.Serializer):
     status = serializers.CharField(source="session.status")
     total = serializers.IntegerField()
     running_total = serializers.IntegerField()
+
+
+class PlayerOutSerializer(serializers.Serializer):
+    """A player's history (``clubs.selectors.PlayerHistory``): the clubs and sessions the
+    caller may see, with his total and running total in each."""
+
+    id = serializers.IntegerField(source="player.pk")
+    name = serializers.CharField(source="player.name")
+    clubs = PlayerClubSerializer(many=True, source="memberships")
+    sessions = PlayerSessionSerializer(many=True)
+    total = serializers.IntegerField(help_text="the running total over every session shown")
+
+
+# --- hands ------------------------------------------------------------------------------------
+
+
+class HandInSerializer(serializers.Serializer):
+    """The hand record (see the engine's settle contract) without ruleset/base/mode."""
+
+    number = serializers.IntegerField(min_value=1, required=False)
+    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False)
+    declared_void = serializers.JSONField(required=False)
+    events = serializers.JSONField()
+    draw = serializers.JSONField(required=False)
+    bettors = serializers.JSONField(required=False)
+    session = serializers.JSONField(required=False)
+
+
+class PartySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["player", "bettor"])
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PaymentOutSerializer(serializers.Serializer):
+    payer = PartySerializer()
+    payee = PartySerializer()
+    amount = serializers.IntegerField()
+    reason = serializers.CharField()
+    event = serializers.IntegerField(allow_null=True)
+
+
+#: how a hand's times are written (in the current time zone, as the declared fields do)
+_DATETIME = serializers.DateTimeField()
+
+
+class HandOutSerializer(serializers.Serializer):
+    """A hand as answered, from its read model (``clubs.selectors.HandView``)."""
+
+    session = serializers.IntegerField(source="hand.session_id")
+    number = serializers.IntegerField(source="hand.number")
+    dealer = serializers.IntegerField(source="hand.dealer")
+    next_dealer = serializers.IntegerField(source="hand.next_dealer", allow_null=True)
+    revision = serializers.IntegerField(source="hand.revision")
+    is_deleted = serializers.BooleanField(source="hand.is_deleted")
+    deleted_reason = serializers.CharField(source="hand.deleted_reason")
+    record = serializers.JSONField(source="hand.record")
+    settlement = serializers.JSONField(source="hand.settlement")
+    payments = PaymentOutSerializer(many=True)
+    ruleset_fingerprint = serializers.CharField(source="hand.ruleset_fingerprint")
+    entered_by = serializers.CharField(source="hand.entered_by.username", allow_null=True)
+    entered_at = serializers.DateTimeField(source="hand.entered_at")
+    updated_at = serializers.DateTimeField(source="hand.updated_at")
+
+    def to_representation(self, view: HandView) -> dict:
+        # What the declared fields give (they stay the reference, and the schema's source),
+        # written out directly: a hand has dozens of payments, and a serializer per row costs
+        # more than the engine's whole settlement. tests/clubs/test_hand_api.py checks the two
+        # agree.
+        hand = view.hand
+        user = hand.entered_by
+        return {
+            "session": hand.session_id,
+            "number": hand.number,
+            "dealer": hand.dealer,
+            "next_dealer": hand.next_dealer,
+            "revision": hand.revision,
+            "is_deleted": hand.is_deleted,
+            "deleted_reason": hand.deleted_reason,
+            "record": hand.record,
+            "settlement": hand.settlement,
+            "payments": [
+                {
+                    "payer": dict(p.payer._asdict()),
+                    "payee": dict(p.payee._asdict()),
+                    "amount": p.amount,
+                    "reason": p.reason,
+                    "event": p.event,
+                }
+                for p in view.payments
+            ],
+            "ruleset_fingerprint": hand.ruleset_fingerprint,
+            "entered_by": None if user is None else user.username,
+            "entered_at": _DATETIME.to_representation(hand.entered_at),
+            "updated_at": _DATETIME.to_representation(hand.updated_at),
+        }
+
+
+class RevisionOutSerializer(serializers.ModelSerializer):
+    changed_by = serializers.CharField(source="changed_by.username", default=None)
+
+    class Meta:
+        model = HandRevision
+        fields = ["revision", "action", "changes", "reason", "changed_by", "changed_at",
+                  "record", "settlement"]  # fmt: skip

@@ -5,22 +5,29 @@ Give every route a name: named routes without URL arguments are listed in the /a
 
 from django.urls import path
 
-from clubs import api
+from clubs.api import auth, clubs, hands, sessions
+
+H = "sessions/<int:pk>/hands/<int:number>"
 
 urlpatterns = [
-    path("clubs/", api.ClubListView.as_view(), name="clubs"),
-    path("clubs/<slug:slug>/", api.ClubDetailView.as_view(), name="club-detail"),
-    path("clubs/<slug:slug>/members/", api.MemberListView.as_view(), name="club-members"),
+    path("auth/token/", auth.TokenView.as_view(), name="auth-token"),
+    path("auth/me/", auth.MeView.as_view(), name="auth-me"),
+    path("clubs/", clubs.ClubListView.as_view(), name="clubs"),
+    path("clubs/<slug:slug>/", clubs.ClubDetailView.as_view(), name="club-detail"),
+    path("clubs/<slug:slug>/members/", clubs.MemberListView.as_view(), name="club-members"),
     path(
         "clubs/<slug:slug>/members/<int:pk>/",
-        api.MemberDetailView.as_view(),
+        clubs.MemberDetailView.as_view(),
         name="club-member-detail",
     ),
-    path("clubs/<slug:slug>/players/", api.ClubPlayerListView.as_view(), name="club-players"),
-    path("clubs/<slug:slug>/sessions/", api.SessionListView.as_view(), name="club-sessions"),
-    path("sessions/<int:pk>/", api.SessionDetailView.as_view(), name="session-detail"),
-    path("sessions/<int:pk>/close/", api.SessionCloseView.as_view(), name="session-close"),
-    path("sessions/<int:pk>/reopen/", api.SessionReopenView.as_view(), name="session-reopen"),
-    path("sessions/<int:pk>/result/", api.SessionResultView.as_view(), name="session-result"),
-    path("players/<int:pk>/", api.PlayerDetailView.as_view(), name="player-detail"),
+    path("clubs/<slug:slug>/players/", clubs.ClubPlayerListView.as_view(), name="club-players"),
+    path("clubs/<slug:slug>/sessions/", sessions.SessionListView.as_view(), name="club-sessions"),
+    path("sessions/<int:pk>/", sessions.SessionDetailView.as_view(), name="session-detail"),
+    path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="session-close"),
+    path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="session-reopen"),
+    path("sessions/<int:pk>/result/", sessions.SessionResultView.as_view(), name="session-result"),
+    path("sessions/<int:pk>/hands/", hands.HandListView.as_view(), name="session-hands"),
+    path(f"{H}/", hands.HandDetailView.as_view(), name="hand-detail"),
+    path(f"{H}/history/", hands.HandHistoryView.as_view(), name="hand-history"),
+    path("players/<int:pk>/", clubs.PlayerDetailView.as_view(), name="player-detail"),
 ]

@@ -1,4 +1,4 @@
-"""Project configuration package (settings, URLs, Celery app, shared API plumbing)."""
+"""Project configuration: settings, URLs, the Celery app, WSGI/ASGI."""
 
 from .celery import app as celery_app
 

@@ -1,22 +1,17 @@
-"""URL configuration.
+"""URL configuration: each app contributes its own ``urls.py``, mounted at ``/api/v1/``.
 
-``api_v1_patterns`` is mounted at ``/api/v1/``; each app contributes its own ``urls.py``.
 Named, argument-less routes there show up in the ``/api/v1/`` index automatically
-(see ``config.api``).
+(see ``core.index``).
 """
 
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from config.api import ApiRootView
-from config.auth_views import MeView, TokenView
-from config.health import healthz
+from core.health import healthz
 
 api_v1_patterns = [
-    path("", ApiRootView.as_view(), name="api-root"),
-    path("auth/token/", TokenView.as_view(), name="auth-token"),
-    path("auth/me/", MeView.as_view(), name="auth-me"),
+    path("", include("core.urls")),
     path("", include("clubs.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
@@ -30,7 +25,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
-handler400 = "config.errors.handler400"
-handler403 = "config.errors.handler403"
-handler404 = "config.errors.handler404"
-handler500 = "config.errors.handler500"
+handler400 = "core.http.handler400"
+handler403 = "core.http.handler403"
+handler404 = "core.http.handler404"
+handler500 = "core.http.handler500"

@@ -1,1 +1,2 @@
-"""Scoring: API around the pure-Python rules engine in scoring/engine/."""
+"""Scoring: the rules. The pure-Python engine (``scoring/engine/``), rulesets and the snapshots
+sessions pin, the stateless engine endpoints and the ``mahjong`` command. Knows no clubs."""

@@ -1,8 +1,8 @@
-"""Stateless rules-engine endpoints: evaluate a win, list waits, show the rulesets.
+"""Stateless rules-engine endpoints: evaluate a win, list waits, settle a hand, show rulesets.
 
 No login needed; throttled under the ``engine`` scope. Input is parsed by the engine itself, so
 every refusal carries the engine's code and a path into the submitted JSON; the serializers
-here document the request and response shapes in the OpenAPI schema.
+in ``scoring.serializers`` document the request and response shapes in the OpenAPI schema.
 """
 
 from __future__ import annotations
@@ -10,17 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from config.errors import ApiError
-from config.pagination import StandardPagination
+from core.api import BaseView
+from core.errors import Invalid, NotFound
+from core.pagination import StandardPagination
 from scoring.engine import (
     PRESETS,
-    SITUATIONS,
     EngineError,
     evaluate,
     option_schema,
@@ -29,7 +27,20 @@ from scoring.engine import (
     readiness,
     resolve_ruleset,
 )
+from scoring.engine.rulesets import DEFAULT_PRESET
 from scoring.engine.settle import settle
+from scoring.serializers import (
+    EvaluateInputSerializer,
+    EvaluateOutputSerializer,
+    HandRecordSerializer,
+    PresetListSerializer,
+    PresetSerializer,
+    ResolvedRulesetSerializer,
+    ResolveInputSerializer,
+    SettlementSerializer,
+    WaitsInputSerializer,
+    WaitsOutputSerializer,
+)
 
 
 def engine_call(fn, *args: Any) -> Any:
@@ -37,100 +48,16 @@ def engine_call(fn, *args: Any) -> Any:
     try:
         return fn(*args)
     except EngineError as e:
-        raise ApiError(e.as_dicts()) from e
+        raise Invalid(e.as_dicts()) from e
 
 
 def request_object(request: Request) -> dict[str, Any]:
     if not isinstance(request.data, dict):
-        raise ApiError.single("", "invalid_body", "the request body must be a JSON object")
+        raise Invalid.single("", "invalid_body", "the request body must be a JSON object")
     return request.data
 
 
-class MeldSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["pung", "kong"])
-    tile = serializers.CharField(help_text='one tile, e.g. "5p" or "5筒"')
-    concealed = serializers.BooleanField(default=False, help_text="暗杠 (concealed kong)")
-
-
-class RulesetField(serializers.JSONField):
-    """A preset name ("qq", "chengdu", "additive", "xuezhan9") or {"preset", "options"}."""
-
-
-class EvaluateInputSerializer(serializers.Serializer):
-    ruleset = RulesetField(required=False, help_text='preset name or {"preset", "options"}')
-    concealed = serializers.CharField(help_text="concealed tiles before the winning tile")
-    melds = MeldSerializer(many=True, required=False)
-    winning_tile = serializers.CharField()
-    self_draw = serializers.BooleanField(default=False)
-    situation = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(SITUATIONS)), required=False
-    )
-    declared_void = serializers.ChoiceField(
-        choices=["m", "p", "s"], required=False, allow_null=True
-    )
-
-
-class LineSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    zh = serializers.CharField()
-    en = serializers.CharField()
-    fan = serializers.IntegerField(required=False, help_text="fan presets: fan of this line")
-    multiple = serializers.IntegerField(
-        required=False, help_text="chengdu: the base multiple, then a factor per extra (×2)"
-    )
-    points = serializers.IntegerField(required=False, help_text="additive: points of this line")
-    value = serializers.IntegerField(
-        required=False, help_text="self-draw bonus added to the value after the cap"
-    )
-
-
-class EvaluateOutputSerializer(serializers.Serializer):
-    win = serializers.BooleanField()
-    reason = serializers.CharField(required=False, help_text="why the hand is not a win")
-    pattern = serializers.CharField(required=False)
-    patterns = serializers.ListField(child=serializers.CharField(), required=False)
-    roots = serializers.IntegerField()
-    fan = serializers.IntegerField(allow_null=True, required=False)
-    unit = serializers.CharField(required=False)
-    total = serializers.IntegerField(required=False)
-    value = serializers.IntegerField(required=False)
-    capped = serializers.BooleanField(required=False)
-    lines = LineSerializer(many=True, required=False)
-    ruleset = serializers.CharField(required=False, help_text="fingerprint of the ruleset")
-
-
-class WaitsInputSerializer(serializers.Serializer):
-    ruleset = RulesetField(required=False)
-    concealed = serializers.CharField(help_text="13 effective tiles with the melds")
-    melds = MeldSerializer(many=True, required=False)
-    declared_void = serializers.ChoiceField(
-        choices=["m", "p", "s"], required=False, allow_null=True
-    )
-    visible = serializers.CharField(
-        required=False, help_text="tiles seen elsewhere (discards, others' melds), for 死叫/绝张"
-    )
-
-
-class WaitSerializer(serializers.Serializer):
-    tile = serializers.CharField()
-    pattern = serializers.CharField()
-    roots = serializers.IntegerField()
-    fan = serializers.IntegerField(allow_null=True)
-    value = serializers.IntegerField()
-    self_draw_value = serializers.IntegerField()
-    remaining = serializers.IntegerField(allow_null=True)
-    dead = serializers.BooleanField()
-
-
-class WaitsOutputSerializer(serializers.Serializer):
-    ready = serializers.BooleanField()
-    huazhu = serializers.BooleanField()
-    waits = WaitSerializer(many=True)
-    chajiao_value = serializers.IntegerField(allow_null=True)
-    ruleset = serializers.CharField()
-
-
-class EngineView(APIView):
+class EngineView(BaseView):
     permission_classes = [AllowAny]
     throttle_scope = "engine"
 
@@ -178,13 +105,18 @@ class WaitsView(EngineView):
 
 def describe_preset(name: str) -> dict[str, Any]:
     r = resolve_ruleset(name)
-    return {**r.as_dict(), "name": name, "default": name == "qq", "fingerprint": r.fingerprint}
+    return {
+        **r.as_dict(),
+        "name": name,
+        "default": name == DEFAULT_PRESET,
+        "fingerprint": r.fingerprint,
+    }
 
 
 class RulesetListView(EngineView):
     """Every preset with its full pattern table, extras, options and the toggles' schema."""
 
-    @extend_schema(operation_id="rulesets_list", responses={200: dict})
+    @extend_schema(operation_id="rulesets_list", responses=PresetListSerializer)
     def get(self, request: Request) -> Response:
         presets = [describe_preset(name) for name in PRESETS]
         paginator = StandardPagination()
@@ -197,17 +129,17 @@ class RulesetListView(EngineView):
 class RulesetDetailView(EngineView):
     """One preset, fully described."""
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses=PresetSerializer)
     def get(self, request: Request, name: str) -> Response:
         if name not in PRESETS:
-            raise ApiError.single("name", "unknown_preset", f"no preset {name!r}", status=404)
+            raise NotFound(f"no preset {name!r}", code="unknown_preset", path="name")
         return Response(describe_preset(name))
 
 
 class RulesetResolveView(EngineView):
     """Check a ruleset spec and return its complete description and fingerprint."""
 
-    @extend_schema(request=dict, responses={200: dict})
+    @extend_schema(request=ResolveInputSerializer, responses=ResolvedRulesetSerializer)
     def post(self, request: Request) -> Response:
         data = request_object(request)
         ruleset = engine_call(resolve_ruleset, data.get("ruleset"))
@@ -221,8 +153,8 @@ class SettleView(EngineView):
     叫马 bettors), the totals (zero-sum), the draw analysis and the next dealer."""
 
     @extend_schema(
-        request=dict,
-        responses={200: dict},
+        request=HandRecordSerializer,
+        responses=SettlementSerializer,
         examples=[
             OpenApiExample(
                 "一炮多响 in single mode with a bettor",

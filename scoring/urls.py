@@ -5,7 +5,7 @@ Give every route a name: named routes without URL arguments are listed in the /a
 
 from django.urls import path
 
-from scoring import api, hands_api
+from scoring import api
 
 urlpatterns = [
     path("engine/evaluate", api.EvaluateView.as_view(), name="engine-evaluate"),
@@ -14,15 +14,4 @@ urlpatterns = [
     path("rulesets/", api.RulesetListView.as_view(), name="rulesets"),
     path("rulesets/resolve", api.RulesetResolveView.as_view(), name="rulesets-resolve"),
     path("rulesets/<str:name>/", api.RulesetDetailView.as_view(), name="ruleset-detail"),
-    path("sessions/<int:pk>/hands/", hands_api.HandListView.as_view(), name="session-hands"),
-    path(
-        "sessions/<int:pk>/hands/<int:number>/",
-        hands_api.HandDetailView.as_view(),
-        name="hand-detail",
-    ),
-    path(
-        "sessions/<int:pk>/hands/<int:number>/history/",
-        hands_api.HandHistoryView.as_view(),
-        name="hand-history",
-    ),
 ]

@@ -5,8 +5,9 @@
 * ``admin_user`` (pytest-django) / ``admin_api_client``: a superuser and a client logged in as it.
 * ``json_errors``: helper that asserts the error shape and returns the ``errors`` list.
 
-Throttle history is cleared before every test and the rates are raised, so tests never get
-throttled by accident; a test that checks throttling sets its own rate on its own view.
+The suite runs in the settings' test mode (``DJANGO_ENV=test``, set in ``pyproject.toml``): a
+fast password hasher, and throttle rates no test reaches by accident; a test that checks
+throttling sets its own rate. Throttle history (the cache) is cleared around every test.
 """
 
 from __future__ import annotations
@@ -15,16 +16,12 @@ import pytest
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
 
-RELAXED_RATE = "1000000/min"
+from tests.helpers import assert_error_shape
 
 
 @pytest.fixture(autouse=True)
-def _no_accidental_throttling(monkeypatch):
-    scopes = {*SimpleRateThrottle.THROTTLE_RATES, "anon", "user", "engine"}
-    rates = dict.fromkeys(scopes, RELAXED_RATE)
-    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
@@ -55,16 +52,6 @@ def admin_api_client(admin_user) -> APIClient:
     client = APIClient()
     client.force_authenticate(user=admin_user)
     return client
-
-
-def assert_error_shape(body) -> list[dict]:
-    assert isinstance(body, dict) and set(body) == {"errors"}, body
-    errors = body["errors"]
-    assert isinstance(errors, list) and errors, body
-    for item in errors:
-        assert set(item) == {"path", "code", "message"}, item
-        assert all(isinstance(item[k], str) for k in item), item
-    return errors
 
 
 @pytest.fixture

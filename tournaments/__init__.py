@@ -1,1 +1,2 @@
-"""Tournaments: rounds, seatings, standings."""
+"""Tournaments: registration, rounds, tables, seating (``seating/``) and standings
+(``standings/``), with the thin Django adapters around them."""

@@ -7,15 +7,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from scoring.admin import ReadOnlyInline
-from tournaments.models import (
-    Registration,
-    Round,
-    StandingsSnapshot,
-    Table,
-    TaskRecord,
-    Tournament,
-)
+from core.admin import ReadOnlyInline
+from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -88,11 +81,3 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
     list_filter = ("tournament",)
     readonly_fields = ("tournament", "version", "computed_at", "rounds_complete",
                        "tables_counted", "rows", "seconds")  # fmt: skip
-
-
-@admin.register(TaskRecord)
-class TaskRecordAdmin(admin.ModelAdmin):
-    list_display = ("id", "name", "tournament", "state", "progress", "created_at", "updated_at")
-    list_filter = ("name", "state")
-    readonly_fields = ("id", "name", "tournament", "state", "progress", "result", "error",
-                       "created_at", "updated_at")  # fmt: skip

@@ -16,7 +16,9 @@ from django.db import transaction
 from clubs.demo import SLUG as CLUB_SLUG
 from clubs.demo import TABLE_ONE, TABLE_THREE
 from clubs.models import Club
-from scoring.services import hand_record
+from clubs.services.hands import hand_record
+from core.demo import DemoReport
+from core.jobs import job_succeeded
 from tournaments import services
 from tournaments.models import Round, Tournament
 
@@ -52,7 +54,7 @@ class TournamentSummary:
 
 def _seat(round_: Round) -> Round:
     result = services.round_seat(round_id=round_.pk)
-    services.task_succeeded(str(round_.task_id), result)
+    job_succeeded(str(round_.task_id), result)
     round_.refresh_from_db()
     return round_
 
@@ -91,3 +93,11 @@ def demo_tournament_create(*, username: str) -> TournamentSummary:
     summary.rounds = 3
     services.standings_compute(tournament_id=tournament.pk)
     return summary
+
+
+def build_demo(*, username: str) -> DemoReport:
+    """``manage.py demo``'s step for this app (see ``core.demo``)."""
+    summary = demo_tournament_create(username=username)
+    t = summary.tournament
+    links = (("standings", f"/api/v1/tournaments/{t.slug}/standings/"),) if t else ()
+    return DemoReport(str(summary), created=t is not None, links=links)

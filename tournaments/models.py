@@ -8,12 +8,11 @@ do what follows the club's roles: its organisers direct the tournament, its scor
 
 from __future__ import annotations
 
-import uuid
 from fractions import Fraction
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
-from django.db.models import Q
 
 from clubs.models import TableSession
 
@@ -73,6 +72,10 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    #: its background jobs (seating, standings), as ``GET /api/v1/tasks/{id}`` reports them
+    tasks = GenericRelation(
+        "core.TaskRecord", content_type_field="subject_type", object_id_field="subject_id"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -137,7 +140,7 @@ class Round(models.Model):
     byes = models.JSONField(default=list, help_text="player ids without a table this round")
     quality = models.JSONField(default=dict, blank=True)
     task = models.ForeignKey(
-        "tournaments.TaskRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "core.TaskRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     seated_at = models.DateTimeField(null=True, blank=True)
 
@@ -183,7 +186,9 @@ class StandingsSnapshot(models.Model):
     computed_at = models.DateTimeField(auto_now_add=True)
     rounds_complete = models.PositiveSmallIntegerField(default=0)
     tables_counted = models.PositiveIntegerField(default=0)
-    rows = models.JSONField(default=list)
+    rows = models.JSONField(
+        default=list, help_text="the standings, numbers as numbers (``tournaments.readmodels``)"
+    )
     seconds = models.FloatField(default=0, help_text="time the computation took")
 
     class Meta:
@@ -196,40 +201,3 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} standings v{self.version}"
-
-
-class TaskRecord(models.Model):
-    """A background job as the API reports it: ``GET /api/v1/tasks/{id}``.
-
-    Kept in the database (not only in Celery's result backend) so the state is the same
-    whether a worker or the eager in-process mode ran it, and it outlives result expiry.
-    """
-
-    class State(models.TextChoices):
-        PENDING = "PENDING", "Queued"
-        STARTED = "STARTED", "Running"
-        SUCCESS = "SUCCESS", "Done"
-        FAILURE = "FAILURE", "Failed"
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    name = models.CharField(max_length=60)
-    tournament = models.ForeignKey(
-        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="tasks"
-    )
-    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    progress = models.FloatField(default=0)
-    result = models.JSONField(null=True, blank=True)
-    error = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(progress__gte=0, progress__lte=1), name="progress_0_to_1"
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.name} {self.id} {self.state}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tournaments.models import Tournament
+from tournaments.services import standings_request
 
 
 def standings_follow_table(*, session_id: int, **_) -> None:
@@ -12,6 +13,4 @@ def standings_follow_table(*, session_id: int, **_) -> None:
         .first()
     )
     if tournament_id is not None:
-        from tournaments.services import standings_request
-
         standings_request(tournament_id=tournament_id)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from fractions import Fraction
 
 from django.db.models import Count, Q, QuerySet
 
-from clubs.models import Membership, Seat
+from clubs.models import Hand, Membership, Seat
 from clubs.selectors import can_read, sessions_totals
-from scoring.models import Hand
-from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.readmodels import RoundProgress, SeatRow, StandingRow, StandingsTable
 from tournaments.seating import RoundSeating, TableSeating
 from tournaments.standings import (
     DEFAULT_PLACEMENT_POINTS,
@@ -97,11 +96,11 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
         seats[session_id].append(player_id)
     out = {}
     for pk, round_number, number, session_id, _, _ in done:
-        players = totals[session_id]["players"]
+        book = totals[session_id]
         out[pk] = TableResult(
             round=round_number,
             table=number,
-            scores=tuple((p, players.get(p, 0)) for p in seats[session_id]),
+            scores=tuple((p, book.of_player(p)) for p in seats[session_id]),
         )
     return out
 
@@ -115,15 +114,16 @@ def _tables_counted(**filters) -> QuerySet[Table]:
     )
 
 
-def rounds_progress(tournament: Tournament, rounds: list[Round]) -> dict[int, dict[str, int]]:
-    """By round id: how many tables it has and how many of them have a result (one query)."""
-    out = {r.pk: {"tables": 0, "tables_with_result": 0} for r in rounds}
+def rounds_progress(tournament: Tournament, rounds: list[Round]) -> list[RoundProgress]:
+    """Each round with how many tables it has and how many of them have a result (one query)."""
+    tables: dict[int, int] = defaultdict(int)
+    done: dict[int, int] = defaultdict(int)
     for round_id, hands, entered in _tables_counted(round__in=rounds).values_list(
         "round_id", "hands", "entered"
     ):
-        out[round_id]["tables"] += 1
-        out[round_id]["tables_with_result"] += bool(entered or hands >= tournament.hands_per_table)
-    return out
+        tables[round_id] += 1
+        done[round_id] += bool(entered or hands >= tournament.hands_per_table)
+    return [RoundProgress(r, tables[r.pk], done[r.pk]) for r in rounds]
 
 
 def round_has_results(round_: Round) -> bool:
@@ -149,8 +149,11 @@ def standings_now(
     per_round = defaultdict(int)
     for r in results:
         per_round[r.round] += 1
-    progress = rounds_progress(tournament, rounds)
-    complete = {r.number for r in rounds if per_round[r.number] == progress[r.pk]["tables"]}
+    complete = {
+        p.round.number
+        for p in rounds_progress(tournament, rounds)
+        if per_round[p.round.number] == p.tables
+    }
     byes = [(r.number, p) for r in rounds for p in r.byes]
     registrations = list(tournament.registrations.values_list("player_id", "status"))
     standings = compute_standings(
@@ -163,14 +166,52 @@ def standings_now(
     return standings, len(complete), len(results)
 
 
-def latest_standings(tournament: Tournament) -> StandingsSnapshot | None:
-    return tournament.standings_snapshots.order_by("-version").first()
+def latest_standings(tournament: Tournament) -> StandingsTable:
+    """The latest snapshot's standings (version 0 and no rows before the first one)."""
+    snapshot = tournament.standings_snapshots.order_by("-version").first()
+    tiebreaks = tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS)
+    if snapshot is None:
+        return StandingsTable(0, None, 0, 0, (), tiebreaks)
+    return StandingsTable(
+        version=snapshot.version,
+        computed_at=snapshot.computed_at,
+        rounds_complete=snapshot.rounds_complete,
+        tables_counted=snapshot.tables_counted,
+        rows=tuple(StandingRow.from_json(row) for row in snapshot.rows),
+        tiebreaks=tiebreaks,
+    )
 
 
-def fraction_text(value: Fraction) -> str:
-    """A fraction as people write points: 3, 2.5, 7/3."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    if 100 % value.denominator == 0:
-        return f"{float(value):g}"
-    return f"{value.numerator}/{value.denominator}"
+def seat_rows(round_: Round) -> list[SeatRow]:
+    """One row per seat of a seated round, in table order, then one per bye."""
+    if round_.status != Round.Status.SEATED:
+        return []
+    tables = {t.session_id: t for t in round_.tables.all()}
+    seats = Seat.objects.filter(session_id__in=tables).select_related("player")
+    scores = {pk: dict(r.scores) for pk, r in table_results(round_.tournament, round_).items()}
+    rows = []
+    for seat in sorted(seats, key=lambda s: (tables[s.session_id].number, s.number)):
+        table = tables[seat.session_id]
+        table_scores = scores.get(table.pk)
+        rows.append(
+            SeatRow(
+                round=round_.number, table=table.number, table_id=table.pk,
+                session=seat.session_id, seat=seat.number, player=seat.player_id,
+                name=seat.player.name, first_dealer=seat.number == 0,
+                score=None if table_scores is None else table_scores[seat.player_id],
+            )
+        )  # fmt: skip
+    names = dict(
+        Registration.objects.filter(
+            tournament_id=round_.tournament_id, player_id__in=round_.byes
+        ).values_list("player_id", "player__name")
+    )
+    for p in round_.byes:
+        rows.append(
+            SeatRow(
+                round=round_.number, table=None, table_id=None, session=None, seat=None,
+                player=p, name=names.get(p, ""), first_dealer=False,
+                score=round_.tournament.bye_table_score,
+            )
+        )  # fmt: skip
+    return rows

@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Player, TableSession
-from tournaments.models import Registration, Round, TaskRecord, Tournament
+from tournaments.models import Registration, Round, Tournament
+from tournaments.readmodels import RoundProgress, SeatRow, StandingsTable
 from tournaments.standings import DEFAULT_TIEBREAKS
+
+
+def fraction_text(value: Fraction) -> str:
+    """A fraction as people write points: 3, 2.5, 7/3."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if 100 % value.denominator == 0:
+        return f"{float(value):g}"
+    return f"{value.numerator}/{value.denominator}"
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class FractionField(serializers.Field):
+    """Exact points, written as people write them (``fraction_text``)."""
+
+    def to_representation(self, value: Fraction) -> str:
+        return fraction_text(value)
 
 
 class TournamentInSerializer(serializers.Serializer):
@@ -68,8 +92,6 @@ class TournamentOutSerializer(serializers.ModelSerializer):
                   "bye_points", "bye_table_score", "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
-        from tournaments.selectors import fraction_text
-
         return fraction_text(t.bye_fraction)
 
 
@@ -96,18 +118,70 @@ class RegistrationOutSerializer(serializers.ModelSerializer):
                   "pinned_table", "created_at"]  # fmt: skip
 
 
-class RoundOutSerializer(serializers.ModelSerializer):
+class RoundOutSerializer(serializers.Serializer):
+    """A round with its progress (``tournaments.readmodels.RoundProgress``)."""
+
+    number = serializers.IntegerField(source="round.number")
+    status = serializers.ChoiceField(choices=Round.Status.choices, source="round.status")
+    method = serializers.ChoiceField(choices=Tournament.Seating.choices, source="round.method")
+    byes = serializers.ListField(child=serializers.IntegerField(), source="round.byes")
+    quality = serializers.DictField(source="round.quality")
+    seated_at = serializers.DateTimeField(source="round.seated_at", allow_null=True)
     task = serializers.SerializerMethodField()
-    table_count = serializers.IntegerField(read_only=True, default=None)
-    tables_with_result = serializers.IntegerField(read_only=True, default=None)
+    table_count = serializers.IntegerField(source="tables")
+    tables_with_result = serializers.IntegerField()
 
-    class Meta:
-        model = Round
-        fields = ["number", "status", "method", "byes", "quality", "seated_at", "task",
-                  "table_count", "tables_with_result"]  # fmt: skip
+    def get_task(self, p: RoundProgress) -> str | None:
+        return f"/api/v1/tasks/{p.round.task_id}" if p.round.task_id else None
 
-    def get_task(self, r: Round) -> str | None:
-        return f"/api/v1/tasks/{r.task_id}" if r.task_id else None
+
+class TableSeatOutSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField(allow_null=True, help_text="null until the table has one")
+
+
+class TableOutSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    id = serializers.IntegerField()
+    session = serializers.IntegerField(help_text="the table's session: record its hands there")
+    has_result = serializers.BooleanField()
+    seats = TableSeatOutSerializer(many=True, help_text="in seat order; seat 0 deals first")
+
+
+class ByeOutSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class RoundDetailSerializer(RoundOutSerializer):
+    tables = TableOutSerializer(many=True, source="table_rows")
+    byes = ByeOutSerializer(many=True, source="bye_rows")
+
+    def get_task(self, detail: dict[str, Any]) -> str | None:
+        task_id = detail["round"].task_id
+        return f"/api/v1/tasks/{task_id}" if task_id else None
+
+
+def round_detail(progress: RoundProgress, rows: Sequence[SeatRow]) -> dict[str, Any]:
+    """A round with its seat rows grouped into tables, for :class:`RoundDetailSerializer`."""
+    tables: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row.table is None:
+            continue
+        table = tables.setdefault(row.table, {
+            "number": row.table, "id": row.table_id, "session": row.session,
+            "has_result": row.score is not None, "seats": [],
+        })  # fmt: skip
+        table["seats"].append(row)
+    return {
+        "round": progress.round,
+        "tables": progress.tables,
+        "tables_with_result": progress.tables_with_result,
+        "table_rows": list(tables.values()),
+        "bye_rows": [row for row in rows if row.table is None],
+    }
 
 
 class TableScoreInSerializer(serializers.Serializer):
@@ -119,19 +193,59 @@ class TableResultInSerializer(serializers.Serializer):
     scores = TableScoreInSerializer(many=True)
 
 
-class TaskOutSerializer(serializers.ModelSerializer):
-    id = serializers.CharField()
-    tournament = serializers.CharField(source="tournament.slug", default=None)
-
-    class Meta:
-        model = TaskRecord
-        fields = ["id", "name", "tournament", "state", "progress", "result", "error",
-                  "created_at", "updated_at"]  # fmt: skip
-
-
 class TaskAcceptedSerializer(serializers.Serializer):
     """The answer to a POST that starts a task (202)."""
 
     task = serializers.CharField(help_text="URL to poll: GET /api/v1/tasks/{id}")
     task_id = serializers.CharField()
     round = serializers.IntegerField(required=False)
+
+
+# --- standings ---------------------------------------------------------------------------------
+
+
+class RoundCellSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(allow_null=True, help_text="null for a bye")
+    table_score = serializers.IntegerField()
+    placement_points = FractionField()
+    place = FractionField(allow_null=True, help_text="shared places average: 1.5")
+    bye = serializers.BooleanField()
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    shared = serializers.BooleanField(help_text="the rank is shared with another player")
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    placement_points = FractionField(help_text="exact: 3, 2.5, 7/3")
+    table_score = serializers.IntegerField()
+    first_places = serializers.IntegerField()
+    best_table_score = serializers.IntegerField(allow_null=True)
+    head_to_head = serializers.IntegerField()
+    rounds_played = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    withdrawn = serializers.BooleanField()
+    rounds = RoundCellSerializer(many=True)
+
+
+class StandingsOutSerializer(serializers.Serializer):
+    """The latest standings (``tournaments.readmodels.StandingsTable``)."""
+
+    version = serializers.IntegerField(help_text="0 before the first computation")
+    computed_at = serializers.DateTimeField(allow_null=True)
+    rounds_complete = serializers.IntegerField()
+    tables_counted = serializers.IntegerField()
+    standings = StandingRowSerializer(many=True, source="rows")
+
+
+def standings_csv_rows(table: StandingsTable) -> list[dict[str, Any]]:
+    """One flat row per player, a column per round (its table score, or ``bye``)."""
+    rows = []
+    for row, data in zip(
+        table.rows, StandingRowSerializer(table.rows, many=True).data, strict=True
+    ):
+        flat = {k: v for k, v in data.items() if k != "rounds"}
+        flat |= {f"R{c.round}": "bye" if c.bye else c.table_score for c in row.rounds}
+        rows.append(flat)
+    return rows

@@ -1,8 +1,8 @@
 """Writes of the tournaments app. One transaction each; Celery tasks are queued on commit.
 
 Seating and standings run in Celery tasks (``tournaments.tasks``), whose bodies are
-:func:`round_seat` and :func:`standings_compute` here; each reports through a
-:class:`TaskRecord` that ``GET /api/v1/tasks/{id}`` reads.
+:func:`round_seat` and :func:`standings_compute` here; each is queued by name with a job
+record (``core.jobs``) that ``GET /api/v1/tasks/{id}`` reads.
 """
 
 from __future__ import annotations
@@ -18,18 +18,15 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from clubs.models import Club, Player, Seat, TableSession
-from clubs.services import club_create
-from config.errors import ApiError, Conflict, error
-from scoring.services import ruleset_snapshot_get_or_create, session_result_enter
+from clubs.services.clubs import club_create
+from clubs.services.sessions import ResultFields, session_result_enter
+from core.errors import Conflict, Invalid, problem
+from core.jobs import job_create, job_queue
+from core.models import TaskRecord
+from scoring.services import ruleset_snapshot_get_or_create
 from tournaments import selectors
-from tournaments.models import (
-    Registration,
-    Round,
-    StandingsSnapshot,
-    Table,
-    TaskRecord,
-    Tournament,
-)
+from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.readmodels import StandingRow
 from tournaments.seating import RoundSeating, SeatingError, seat_round
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
@@ -53,16 +50,16 @@ def _check_rules(fields: dict[str, Any]) -> list[dict[str, str]]:
         or any(a < b for a, b in zip(points, points[1:], strict=False))
     ):
         message = "four whole numbers for 1st to 4th, none above the one before"
-        problems.append(error("placement_points", "invalid_points", message))
+        problems.append(problem("placement_points", "invalid_points", message))
     tiebreaks = fields.get("tiebreaks")
     if tiebreaks is not None:
         if not isinstance(tiebreaks, list) or len(set(tiebreaks)) != len(tiebreaks):
-            problems.append(error("tiebreaks", "invalid", "a list of distinct tiebreak codes"))
+            problems.append(problem("tiebreaks", "invalid", "a list of distinct tiebreak codes"))
         else:
             for i, code in enumerate(tiebreaks):
                 if code not in TIEBREAKS:
                     message = f"unknown tiebreak {code!r}; known: {', '.join(DEFAULT_TIEBREAKS)}"
-                    problems.append(error(f"tiebreaks[{i}]", "unknown_tiebreak", message))
+                    problems.append(problem(f"tiebreaks[{i}]", "unknown_tiebreak", message))
     return problems
 
 
@@ -90,7 +87,7 @@ def tournament_create(
     (owned by its creator), so its tables are table sessions like any club's."""
     problems = _check_rules({"placement_points": placement_points, "tiebreaks": tiebreaks})
     if problems:
-        raise ApiError(problems)
+        raise Invalid(problems)
     hosted = club is not None
     if club is None:
         visibility = Club.Visibility.PUBLIC if is_public else Club.Visibility.MEMBERS
@@ -110,7 +107,7 @@ def tournament_create(
                 created_by=user,
             )  # fmt: skip
     except IntegrityError as e:
-        raise Conflict(f"the slug {slug!r} is taken", code="slug_taken") from e
+        raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
 
 
 @transaction.atomic
@@ -123,14 +120,14 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     for key in sorted(RULE_FIELDS & set(fields)):
         if started and key != "rounds":
             message = "fixed once the first round is seated"
-            problems.append(error(key, "tournament_started", message))
+            problems.append(problem(key, "tournament_started", message))
     if "rounds" in fields:
         seated = tournament.round_set.aggregate(n=Max("number"))["n"] or 0
         if fields["rounds"] < seated:
             message = f"{seated} rounds are already seated"
-            problems.append(error("rounds", "below_seated_rounds", message))
+            problems.append(problem("rounds", "below_seated_rounds", message))
     if problems:
-        raise ApiError(problems)
+        raise Invalid(problems)
     if "ruleset" in fields:
         tournament.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
     for key, value in fields.items():
@@ -160,10 +157,10 @@ def registration_create(
     late entry: he is seated from the next round on."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict("the tournament is finished", code="tournament_finished")
+        raise Conflict("tournament_finished", "the tournament is finished")
     if player is None:
         if not name.strip():
-            raise ApiError.single("name", "required", "an existing player or a new player's name")
+            raise Invalid.single("name", "required", "an existing player or a new player's name")
         player = Player.objects.create(name=name.strip())
     try:
         with transaction.atomic():
@@ -175,7 +172,7 @@ def registration_create(
                 first_round=_next_round_number(tournament),
             )
     except IntegrityError as e:
-        raise Conflict("this player is already registered", code="already_registered") from e
+        raise Conflict("already_registered", "this player is already registered") from e
     _plan_changed(tournament)
     return registration
 
@@ -209,82 +206,70 @@ def _plan_changed(tournament: Tournament) -> None:
         Tournament.objects.filter(pk=tournament.pk).update(seating_plan=[])
 
 
-def _task_create(name: str, tournament: Tournament) -> TaskRecord:
-    return TaskRecord.objects.create(name=name, tournament=tournament)
-
-
-def _queue(task, record: TaskRecord, *args: Any, countdown: float | None = None) -> None:
-    transaction.on_commit(
-        lambda: task.apply_async(args=args, task_id=str(record.pk), countdown=countdown)
-    )
+#: the Celery tasks (``tournaments.tasks``), queued by name
+SEATING_TASK = "tournaments.generate_seating"
+STANDINGS_TASK = "tournaments.compute_standings"
 
 
 @transaction.atomic
 def round_start(*, tournament: Tournament) -> Round:
     """Seat the next round: checks now, the seating itself in ``tournaments.generate_seating``."""
-    from tournaments.tasks import generate_seating
-
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
-        raise Conflict("the tournament is finished", code="tournament_finished")
+        raise Conflict("tournament_finished", "the tournament is finished")
     rounds = list(tournament.round_set.order_by("number"))
     if rounds and rounds[-1].status == Round.Status.SEATING:
         message = f"round {rounds[-1].number} is being seated"
-        raise Conflict(message, code="seating_in_progress")
+        raise Conflict("seating_in_progress", message)
     if rounds and rounds[-1].status == Round.Status.FAILED:
         # the last attempt failed (say, a pin that could not be honoured): try again
         round_ = rounds[-1]
         round_.status = Round.Status.SEATING
-        round_.task = _task_create("tournaments.generate_seating", tournament)
+        round_.task = job_create(SEATING_TASK, tournament)
         round_.save(update_fields=["status", "task"])
-        _queue(generate_seating, round_.task, round_.pk)
+        job_queue(round_.task, round_.pk)
         return round_
     number = len(rounds) + 1
     if number > tournament.rounds:
         message = f"all {tournament.rounds} rounds are seated"
-        raise Conflict(message, code="no_rounds_left")
+        raise Conflict("no_rounds_left", message)
     if rounds:
         last = rounds[-1]
-        progress = selectors.rounds_progress(tournament, [last])[last.pk]
-        if (
-            last.status != Round.Status.SEATED
-            or progress["tables_with_result"] < progress["tables"]
-        ):
+        [progress] = selectors.rounds_progress(tournament, [last])
+        if last.status != Round.Status.SEATED or progress.tables_with_result < progress.tables:
             message = (
                 f"round {last.number} is not complete: "
-                f"{progress['tables_with_result']} of {progress['tables']} tables have a result"
+                f"{progress.tables_with_result} of {progress.tables} tables have a result"
             )
-            raise Conflict(message, code="round_not_complete")
+            raise Conflict("round_not_complete", message)
     if len(_active_players(tournament, number)) < 4:
-        raise Conflict("a round needs at least four active players", code="too_few_players")
+        raise Conflict("too_few_players", "a round needs at least four active players")
     round_ = Round.objects.create(tournament=tournament, number=number, method=tournament.seating)
-    round_.task = _task_create("tournaments.generate_seating", tournament)
+    round_.task = job_create(SEATING_TASK, tournament)
     round_.save(update_fields=["task"])
     if tournament.status == Tournament.Status.REGISTRATION:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-    _queue(generate_seating, round_.task, round_.pk)
+    job_queue(round_.task, round_.pk)
     return round_
 
 
 @transaction.atomic
 def round_reseat(*, round_: Round) -> Round:
     """Seat a round again (after a late withdrawal, say), as long as nothing was played."""
-    from tournaments.tasks import generate_seating
-
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status == Round.Status.SEATING:
-        raise Conflict(f"round {round_.number} is being seated", code="seating_in_progress")
+        raise Conflict("seating_in_progress", f"round {round_.number} is being seated")
     if round_.tournament.round_set.filter(number__gt=round_.number).exists():
         message = "only the latest round can be seated again"
-        raise Conflict(message, code="not_latest_round")
+        raise Conflict("not_latest_round", message)
     if selectors.round_has_results(round_):
         message = f"round {round_.number} has results; it cannot be seated again"
-        raise Conflict(message, code="round_has_results")
+        raise Conflict("round_has_results", message)
     round_.status = Round.Status.SEATING
-    round_.task = _task_create("tournaments.generate_seating", round_.tournament)
+    round_.task = job_create(SEATING_TASK, round_.tournament)
     round_.save(update_fields=["status", "task"])
-    _queue(generate_seating, round_.task, round_.pk, True)
+    job_queue(round_.task, round_.pk, True)
     return round_
 
 
@@ -308,7 +293,7 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
         if round_.status == Round.Status.SEATED and not reseat:
             return _seating_summary(round_)
         if selectors.round_has_results(round_):
-            raise Conflict(f"round {round_.number} has results", code="round_has_results")
+            raise Conflict("round_has_results", f"round {round_.number} has results")
         old_sessions = list(round_.tables.values_list("session_id", flat=True))
         round_.tables.all().delete()
         TableSession.objects.filter(pk__in=old_sessions).delete()
@@ -333,7 +318,7 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
                 plan=[RoundSeating.from_dict(r) for r in tournament.seating_plan] or None,
             )
         except SeatingError as e:
-            raise ApiError.single("", e.code, e.message) from e
+            raise Invalid.single("", e.code, e.message) from e
 
         now = timezone.now()
         seating = result.round
@@ -382,25 +367,22 @@ def round_seating_failed(*, round_id: int) -> None:
     )
 
 
+#: a table result is ``{"scores": [{"player": id, "score": n}, …]}``
+TABLE_RESULT_FIELDS = ResultFields(items="scores", total="score")
+
+
 @transaction.atomic
 def table_result_enter(*, table: Table, scores: list[dict[str, Any]], user) -> None:
     """A table's four totals (they sum to zero), entered instead of hands: the clubs'
     final-result entry on the table's session, which queues the standings on commit."""
-    totals = [{"player": s.get("player"), "total": s.get("score")} for s in scores]
-    try:
-        session_result_enter(session=table.session, totals=totals, user=user)
-    except ApiError as e:
-        # the same problems, named as this endpoint names its fields
-        for item in e.errors:
-            item["path"] = item["path"].replace("totals", "scores", 1).replace(".total", ".score")
-        raise
+    session_result_enter(
+        session=table.session, totals=scores, user=user, fields=TABLE_RESULT_FIELDS
+    )
 
 
 def standings_request(*, tournament_id: int) -> TaskRecord | None:
     """Queue a standings recompute on commit, unless one is already queued: a burst of
     results (ten tables reporting at once) becomes one recompute, at most two."""
-    from tournaments.tasks import compute_standings
-
     with transaction.atomic():
         now = timezone.now()
         waiting = Q(standings_requested_at__gt=now - STANDINGS_REQUEST_TTL)
@@ -411,10 +393,8 @@ def standings_request(*, tournament_id: int) -> TaskRecord | None:
         )
         if not queued:
             return None
-        record = TaskRecord.objects.create(
-            name="tournaments.compute_standings", tournament_id=tournament_id
-        )
-        _queue(compute_standings, record, tournament_id, countdown=COALESCE_SECONDS)
+        record = job_create(STANDINGS_TASK, Tournament(pk=tournament_id))
+        job_queue(record, tournament_id, countdown=COALESCE_SECONDS)
         return record
 
 
@@ -426,7 +406,7 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     started = time.perf_counter()
     standings, complete, counted = selectors.standings_now(tournament)
     names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
-    rows = [standing_row(s, names) for s in standings]
+    rows = [StandingRow.from_standing(s, names.get(s.player, "")).as_json() for s in standings]
     seconds = time.perf_counter() - started
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -439,43 +419,3 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
     return {"version": snapshot.version, "players": len(rows), "seconds": round(seconds, 4)}
-
-
-def standing_row(s, names: dict[int, str]) -> dict[str, Any]:
-    text = selectors.fraction_text
-    return {
-        "rank": s.rank,
-        "shared": s.shared,
-        "player": s.player,
-        "name": names.get(s.player, ""),
-        "placement_points": text(s.placement_points),
-        "table_score": s.table_score,
-        "first_places": s.first_places,
-        "best_table_score": s.best_table_score,
-        "head_to_head": s.head_to_head,
-        "rounds_played": s.rounds_played,
-        "byes": s.byes,
-        "withdrawn": s.withdrawn,
-        "rounds": [
-            {"round": e.round, "table": e.table, "table_score": e.table_score,
-             "placement_points": text(e.placement_points),
-             "place": None if e.place is None else text(e.place), "bye": e.bye}
-            for e in s.rounds
-        ],
-    }  # fmt: skip
-
-
-def task_started(task_id: str) -> None:
-    TaskRecord.objects.filter(pk=task_id).update(state=TaskRecord.State.STARTED, progress=0.1)
-
-
-def task_succeeded(task_id: str, result: dict[str, Any]) -> None:
-    TaskRecord.objects.filter(pk=task_id).update(
-        state=TaskRecord.State.SUCCESS, progress=1, result=result
-    )
-
-
-def task_failed(task_id: str, errors: list[dict[str, str]]) -> None:
-    TaskRecord.objects.filter(pk=task_id).update(
-        state=TaskRecord.State.FAILURE, progress=1, error={"errors": errors}
-    )

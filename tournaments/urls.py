@@ -27,6 +27,4 @@ urlpatterns = [
     ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
     path("tables/<int:pk>/result/", api.TableResultView.as_view(), name="table-result"),
-    path("tasks/<uuid:task_id>", api.TaskDetailView.as_view(), name="task-detail"),
-    path("tasks/<uuid:task_id>/", api.TaskDetailSlashView.as_view(), name="task-detail-slash"),
 ]

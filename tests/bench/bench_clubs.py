@@ -22,7 +22,7 @@ took meanwhile, so a run on a busy machine can still be read.
 
 Server settings, as production would run them: ``DB_CONN_MAX_AGE=600`` (persistent connections),
 throttles raised out of the way, ``LOG_LEVEL=WARNING``, and a Celery broker: each hand queues the
-``scoring.session_changed`` task on commit, to Redis (``redis://127.0.0.1:6379/15``, the bench's
+``clubs.session_changed`` task on commit, to Redis (``redis://127.0.0.1:6379/15``, the bench's
 own database number), as in production, where a worker runs it outside the request. Nothing
 consumes the queue by default: the figure is the API's; the bench checks that exactly one task
 was queued per stored hand, and empties its queue before and after. ``BENCH_CELERY_WORKER=1``
@@ -169,8 +169,9 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
     from django.test.utils import CaptureQueriesContext
     from rest_framework.authtoken.models import Token
 
-    from clubs import services
     from clubs.models import Membership, Role
+    from clubs.services import clubs as services
+    from clubs.services.sessions import session_create
     from scoring.engine.settle import settle
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -184,7 +185,7 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
         Membership.objects.create(
             club=club, player=services.player_for_user(scorer), role=Role.SCORER
         )
-        session = services.session_create(
+        session = session_create(
             club=club,
             players=players,
             user=owner,
@@ -194,7 +195,7 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
         tokens.append(Token.objects.create(user=scorer).key)
 
     # Queries of one submission, in-process (same code path; tasks eager after the commit).
-    probe = services.session_create(club=club, players=players, user=owner)
+    probe = session_create(club=club, players=players, user=owner)
     client = Client(HTTP_AUTHORIZATION=f"Token {tokens[-1]}")
     with CaptureQueriesContext(connection) as queries:
         response = client.post(
@@ -615,7 +616,7 @@ def connect_pg():
 
 def stored_hands() -> int:
     with connect_pg() as c:
-        return c.execute("SELECT count(*) FROM scoring_hand").fetchone()[0]
+        return c.execute("SELECT count(*) FROM clubs_hand").fetchone()[0]
 
 
 def noise(line: str) -> bool:

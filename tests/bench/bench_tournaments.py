@@ -66,7 +66,7 @@ def setup_django() -> None:
 
 
 def make_tournament(slug: str, players: int, rounds: int, seating: str):
-    from tests.factories import ClubFactory, UserFactory
+    from tests.clubs.factories import ClubFactory, UserFactory
     from tournaments import services
     from tournaments.models import Registration
 

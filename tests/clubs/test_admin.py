@@ -8,10 +8,10 @@ from django.contrib import admin
 from django.urls import reverse
 
 from clubs.demo import SLUG, demo_club_create
-from clubs.models import Club, IdempotentRequest, Role, SessionResult, TableSession
-from clubs.services import session_create
-from scoring.models import Hand, HandRevision, Payment, RulesetSnapshot
-from scoring.services import session_result_enter
+from clubs.models import Club, Hand, HandRevision, Payment, Role, SessionResult, TableSession
+from clubs.services.sessions import session_create, session_result_enter
+from core.models import IdempotentRequest
+from scoring.models import RulesetSnapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, get_resolver
 
-from clubs.models import Club, Membership, Player, Role, SessionResult, TableSession
-from scoring.models import Hand
-from scoring.services import hand_record
-from tests.clubs.helpers import PINGHU, SELFDRAW, client_for, db_state, login, member_login
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
+from clubs.models import Club, Hand, Membership, Player, Role, SessionResult, TableSession
+from clubs.services.hands import hand_record
+from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
+from tests.clubs.records import PINGHU, SELFDRAW
+from tests.helpers import client_for, db_state, login, member_login
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clubs.models import Bettor, Role, TableSession
+from tests.clubs.factories import PlayerFactory, TableSessionFactory, member
 from tests.engine.records import PINGHU, XUEZHAN
-from tests.factories import PlayerFactory, TableSessionFactory, member
 
 pytestmark = pytest.mark.django_db
 

@@ -19,11 +19,14 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections
 
-from clubs.models import IdempotentRequest, Role
-from scoring import services
-from scoring.models import Hand, HandRevision, Payment
-from tests.clubs.helpers import PINGHU, client_for, member_login
-from tests.factories import TableSessionFactory
+from clubs.models import Hand, HandRevision, Payment, Role, TableSession
+from clubs.selectors import HandView
+from clubs.services import hands as services
+from core.errors import Conflict
+from core.models import IdempotentRequest
+from tests.clubs.factories import TableSessionFactory
+from tests.clubs.records import PINGHU
+from tests.helpers import client_for, member_login
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -101,7 +104,7 @@ def test_two_scorers_submit_the_same_hand_number_at_once(session, scorers, attem
 
 
 class HoldFirstCommit:
-    """Patches ``scoring.services.session_changed``, which ``hand_record`` queues as its last
+    """Patches ``clubs.services.hands.session_changed``, which ``hand_record`` queues as its last
     step inside its transaction: the first request to get there waits (its hand written,
     its transaction open) until released."""
 
@@ -165,7 +168,7 @@ def test_the_second_of_two_overlapping_submissions_gets_a_409(session, scorers, 
 def test_the_database_constraint_refuses_a_duplicate_hand(session, monkeypatch):
     """Even past the session lock, the partial unique constraint on (session, number) is what
     stops a second live hand 1: with the lock taken away, the service still answers 409."""
-    manager = type(services.TableSession.objects)
+    manager = type(TableSession.objects)
     monkeypatch.setattr(manager, "select_for_update", lambda self, *a, **k: self.all())
     user = member_login(session.club, Role.SCORER)
 
@@ -173,9 +176,9 @@ def test_the_database_constraint_refuses_a_duplicate_hand(session, monkeypatch):
         return services.hand_record(session=session, data={**PINGHU, "number": 1}, user=user)
 
     responses = run_overlapping(record, record, monkeypatch)
-    assert isinstance(responses[0], Hand)
-    assert getattr(responses[1], "status_code", None) == 409, responses[1]
-    assert responses[1].get_codes() == "hand_exists"
+    assert isinstance(responses[0], HandView)
+    assert isinstance(responses[1], Conflict), responses[1]
+    assert responses[1].code == "hand_exists"
     assert Hand.objects.filter(session=session).count() == 1
 
 

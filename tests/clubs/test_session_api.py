@@ -9,11 +9,21 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from clubs.models import Bettor, Player, Role, Seat, SessionResult, TableSession
-from scoring.models import Hand, HandRevision, Payment
-from scoring.services import hand_record
-from tests.clubs.helpers import PINGHU, SELFDRAW, client_for, db_state, login, member_login
-from tests.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
+from clubs.models import (
+    Bettor,
+    Hand,
+    HandRevision,
+    Payment,
+    Player,
+    Role,
+    Seat,
+    SessionResult,
+    TableSession,
+)
+from clubs.services.hands import hand_record
+from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
+from tests.clubs.records import PINGHU, SELFDRAW
+from tests.helpers import client_for, db_state, login, member_login
 
 pytestmark = pytest.mark.django_db
 

@@ -25,6 +25,9 @@ def run(args, **env_overrides):
             "SECURE_HSTS_SECONDS",
             "SESSION_COOKIE_SECURE",
             "CSRF_COOKIE_SECURE",
+            "THROTTLE_ANON",
+            "THROTTLE_USER",
+            "THROTTLE_ENGINE",
         }
     }
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -92,14 +95,36 @@ def test_environment_overrides():
     assert engine == "'django.db.backends.postgresql'"
 
 
-def test_throttle_defaults(settings):
-    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    if not any(os.environ.get(k) for k in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_ENGINE")):
-        assert rates == {"anon": "600/min", "user": "6000/min", "engine": "1200/min"}
-    assert (
-        "rest_framework.throttling.ScopedRateThrottle"
-        in (settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"])
+def test_throttle_defaults():
+    result = show(
+        "REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']",
+        "REST_FRAMEWORK['DEFAULT_THROTTLE_CLASSES']",
     )
+    assert result.returncode == 0, result.stderr
+    rates, classes = result.stdout.splitlines()
+    assert rates == "{'anon': '600/min', 'user': '6000/min', 'engine': '1200/min'}"
+    assert "rest_framework.throttling.ScopedRateThrottle" in classes
+
+
+def test_test_mode_hashes_fast_and_does_not_throttle():
+    """``DJANGO_ENV=test`` (the suite's own mode): development, with a fast password hasher
+    and throttle rates no test reaches by accident."""
+    result = show(
+        "TESTING",
+        "DEBUG",
+        "PASSWORD_HASHERS",
+        "REST_FRAMEWORK['DEFAULT_THROTTLE_RATES']",
+        DJANGO_ENV="test",
+    )
+    assert result.returncode == 0, result.stderr
+    testing, debug, hashers, rates = result.stdout.splitlines()
+    assert testing == "True" and debug == "True"
+    assert hashers == "['django.contrib.auth.hashers.MD5PasswordHasher']"
+    assert rates == ("{'anon': '1000000/min', 'user': '1000000/min', 'engine': '1000000/min'}")
+
+
+def test_the_suite_runs_in_test_mode(settings):
+    assert settings.DJANGO_ENV == "test" and settings.TESTING
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,8 @@ import pytest
 
 from clubs.models import Role
 from config.celery import app
-from tests.clubs.helpers import client_for, member_login
-from tests.factories import ClubFactory
+from tests.clubs.factories import ClubFactory
+from tests.helpers import client_for, member_login
 from tournaments import services
 from tournaments.models import Round, Tournament
 

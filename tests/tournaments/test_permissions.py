@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Club, Role
-from tests.clubs.helpers import client_for, member_login
-from tests.factories import ClubFactory
+from tests.clubs.factories import ClubFactory
+from tests.helpers import client_for, member_login
 
 pytestmark = pytest.mark.django_db
 

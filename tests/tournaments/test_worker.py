@@ -10,11 +10,12 @@ import pytest
 
 from clubs.models import Role
 from config.celery import app
-from tests.clubs.helpers import client_for, member_login
-from tests.config.test_celery_worker import broker_url, non_eager_app  # noqa: F401 (fixtures)
-from tests.factories import ClubFactory
+from core.models import TaskRecord
+from tests.clubs.factories import ClubFactory
+from tests.core.test_celery_worker import broker_url, non_eager_app  # noqa: F401 (fixtures)
+from tests.helpers import client_for, member_login
 from tournaments import services
-from tournaments.models import StandingsSnapshot, TaskRecord
+from tournaments.models import StandingsSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

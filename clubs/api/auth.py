@@ -1,0 +1,35 @@
+"""Authentication endpoints: token for scripts, ``me`` for whoever is logged in."""
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.api import BaseView
+
+
+class MeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = get_user_model()
+        fields = ["id", "username", "email", "is_staff"]
+        read_only_fields = fields
+
+
+class TokenView(ObtainAuthToken):
+    """POST username + password, get ``{"token": "..."}``.
+
+    Send it as ``Authorization: Token <key>`` on later requests.
+    """
+
+
+class MeView(BaseView):
+    """The authenticated user."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MeSerializer)
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request.user).data)

@@ -1,0 +1,115 @@
+"""Hands of a table session: record (一局), read, correct, soft-delete, history.
+
+A hand is submitted as the engine's hand record without the session's own fields (ruleset,
+base, mode), plus an optional ``number``; the engine settles it before anything is stored.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs.api.access import hand_for, session_for
+from clubs.fastpath import lock_session
+from clubs.models import Hand, Role
+from clubs.permissions import authorize
+from clubs.selectors import hand_view, hands_of
+from clubs.serializers import HandInSerializer, HandOutSerializer, RevisionOutSerializer
+from clubs.services import hands as services
+from core.api import ApiView
+from core.errors import Invalid, NotFound
+from core.pagination import StandardPagination
+
+
+def hand_response(hand: Hand, status: int = 200) -> Response:
+    fresh = hands_of(hand.session, deleted=hand.is_deleted).get(pk=hand.pk)
+    return Response(HandOutSerializer(hand_view(fresh)).data, status=status)
+
+
+class HandListView(ApiView):
+    """The hands of a session (``?deleted=true`` for soft-deleted ones); scorers record one."""
+
+    @extend_schema(
+        parameters=[OpenApiParameter("deleted", bool)], responses=HandOutSerializer(many=True)
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        session = session_for(request, pk)
+        deleted = request.query_params.get("deleted") in ("1", "true", "yes")
+        paginator = StandardPagination()
+        page = paginator.paginate_queryset(hands_of(session, deleted=deleted), request, view=self)
+        data = HandOutSerializer([hand_view(h) for h in page], many=True).data
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(request=HandInSerializer, responses={201: HandOutSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        with transaction.atomic():
+            # One query locks the session and reads it with what a new hand depends on and the
+            # user's role in its club; the permission check needs them, so it comes second (a
+            # refusal rolls back).
+            locked = lock_session(pk, viewer=request.user)
+            authorize(request, locked.session.club, Role.SCORER, held=locked.viewer_role)
+            view = services.hand_record_locked(locked=locked, data=request.data, user=request.user)
+        return Response(HandOutSerializer(view).data, status=201)
+
+
+def _reason(data) -> str:
+    reason = data.get("reason", "") if isinstance(data, dict) else ""
+    return reason if isinstance(reason, str) else ""
+
+
+class HandDetailView(ApiView):
+    """One hand; PUT/PATCH corrects it (re-settled, earlier revision kept); DELETE soft-deletes
+    it with a ``reason`` (body or query)."""
+
+    @extend_schema(responses=HandOutSerializer)
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(HandOutSerializer(hand_view(hand_for(request, pk, number))).data)
+
+    @extend_schema(request=HandInSerializer, responses=HandOutSerializer)
+    def put(self, request: Request, pk: int, number: int) -> Response:
+        hand = hand_for(request, pk, number, Role.SCORER)
+        if not isinstance(request.data, dict):
+            raise Invalid.single("", "invalid_body", "a hand is a JSON object")
+        record = {k: v for k, v in request.data.items() if k != "reason"}
+        reason = _reason(request.data)
+        hand = services.hand_correct(hand=hand, data=record, user=request.user, reason=reason)
+        return hand_response(hand)
+
+    @extend_schema(request=HandInSerializer, responses=HandOutSerializer)
+    def patch(self, request: Request, pk: int, number: int) -> Response:
+        hand = hand_for(request, pk, number, Role.SCORER)
+        if not isinstance(request.data, dict):
+            raise Invalid.single("", "invalid_body", "a hand is a JSON object")
+        changes = {k: v for k, v in request.data.items() if k != "reason"}
+        hand = services.hand_correct(
+            hand=hand,
+            data={**hand.record, **changes},
+            user=request.user,
+            reason=_reason(request.data),
+        )
+        return hand_response(hand)
+
+    @extend_schema(parameters=[OpenApiParameter("reason", str)], responses={200: HandOutSerializer})
+    def delete(self, request: Request, pk: int, number: int) -> Response:
+        hand = hand_for(request, pk, number, Role.SCORER)
+        reason = request.query_params.get("reason") or (
+            request.data.get("reason") if isinstance(request.data, dict) else ""
+        )
+        hand = services.hand_delete(hand=hand, reason=reason or "", user=request.user)
+        return hand_response(hand)
+
+
+class HandHistoryView(ApiView):
+    """Every revision of a hand: who changed it, when, which fields, and why."""
+
+    @extend_schema(responses=RevisionOutSerializer(many=True))
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        session = session_for(request, pk)
+        hands = Hand.objects.filter(session=session, number=number).order_by("-is_deleted", "id")
+        hand = hands.filter(is_deleted=False).first() or hands.last()
+        if hand is None:
+            raise NotFound("no such hand")
+        revisions = hand.revisions.select_related("changed_by").order_by("revision")
+        return self.paginate(request, revisions, RevisionOutSerializer)

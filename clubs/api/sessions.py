@@ -1,0 +1,129 @@
+"""Table sessions of a club: list and open them, change, close and reopen them, and enter
+final results for clubs that note totals only."""
+
+from __future__ import annotations
+
+from zoneinfo import ZoneInfo
+
+import django_filters
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from clubs import selectors
+from clubs.api.access import club_for, session_for
+from clubs.models import Role, TableSession
+from clubs.serializers import (
+    ResultInSerializer,
+    SessionInSerializer,
+    SessionOutSerializer,
+    SessionUpdateSerializer,
+)
+from clubs.services import sessions as services
+from core.api import ApiView
+from core.errors import Invalid
+from core.http import flatten_detail
+from core.pagination import StandardPagination
+
+
+def session_response(request: Request, session: TableSession, code=status.HTTP_200_OK):
+    """A session as answered: its seats, bettors and totals."""
+    totals = {session.pk: selectors.session_totals(session_id=session.pk)}
+    context = {"request": request, "totals": totals}
+    return Response(SessionOutSerializer(session, context=context).data, status=code)
+
+
+class SessionFilter(django_filters.FilterSet):
+    started_after = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="gte")
+    started_before = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lte")
+    date_from = django_filters.DateFilter(field_name="started_at", lookup_expr="date__gte")
+    date_to = django_filters.DateFilter(field_name="started_at", lookup_expr="date__lte")
+    player = django_filters.NumberFilter(field_name="seats__player")
+    status = django_filters.ChoiceFilter(choices=TableSession.Status.choices)
+
+    class Meta:
+        model = TableSession
+        fields = ["status"]
+
+
+class SessionListView(ApiView):
+    """A club's table sessions (filter: date_from, date_to, started_after, started_before,
+    player, status); organisers open a new session."""
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(name, str, description=f.label or name)
+            for name, f in SessionFilter.base_filters.items()
+        ],
+        responses=SessionOutSerializer(many=True),
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        club = club_for(request, slug)
+        filtered = SessionFilter(request.query_params, queryset=selectors.sessions_of(club))
+        if not filtered.is_valid():
+            raise Invalid(flatten_detail(filtered.errors))
+        paginator = StandardPagination()
+        with timezone.override(ZoneInfo(club.time_zone)):  # dates are the club's own days
+            page = paginator.paginate_queryset(filtered.qs.distinct(), request, view=self)
+        totals = selectors.sessions_totals([s.pk for s in page])
+        data = SessionOutSerializer(
+            page, many=True, context={"request": request, "totals": totals}
+        ).data
+        return paginator.get_paginated_response(data)
+
+    @extend_schema(request=SessionInSerializer, responses={201: SessionOutSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        club = club_for(request, slug, Role.ORGANISER)
+        data = self.valid(SessionInSerializer, request)
+        session = services.session_create(club=club, user=request.user, **data)
+        return session_response(request, session_for(request, session.pk), status.HTTP_201_CREATED)
+
+
+class SessionDetailView(ApiView):
+    @extend_schema(responses=SessionOutSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return session_response(request, session_for(request, pk))
+
+    @extend_schema(request=SessionUpdateSerializer, responses=SessionOutSerializer)
+    def patch(self, request: Request, pk: int) -> Response:
+        session = session_for(request, pk, Role.ORGANISER)
+        data = self.valid(SessionUpdateSerializer, request, partial=True)
+        return session_response(request, services.session_update(session=session, **data))
+
+
+class SessionCloseView(ApiView):
+    """Close a session: its hands and results no longer change (scorers and up)."""
+
+    @extend_schema(request=None, responses=SessionOutSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        session = services.session_close(session=session_for(request, pk, Role.SCORER))
+        return session_response(request, session_for(request, session.pk))
+
+
+class SessionReopenView(ApiView):
+    """Reopen a closed session for corrections (organisers only)."""
+
+    @extend_schema(request=None, responses=SessionOutSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        session = services.session_reopen(session=session_for(request, pk, Role.ORGANISER))
+        return session_response(request, session_for(request, session.pk))
+
+
+class SessionResultView(ApiView):
+    """Final-result entry (for clubs that only note totals): one total per seated player and
+    per bettor, summing to zero. Such a session has no hands."""
+
+    @extend_schema(responses=SessionOutSerializer)
+    def get(self, request: Request, pk: int) -> Response:
+        return session_response(request, session_for(request, pk))
+
+    @extend_schema(request=ResultInSerializer, responses=SessionOutSerializer)
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_for(request, pk, Role.SCORER)
+        data = self.valid(ResultInSerializer, request)
+        services.session_result_enter(session=session, totals=data["totals"], user=request.user)
+        return session_response(request, session)
+
+    put = post

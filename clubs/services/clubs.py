@@ -1,0 +1,112 @@
+"""Clubs, their players and members. One transaction each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from clubs.models import Club, Membership, Payment, Player, Role
+from core.errors import Conflict
+from scoring.services import ruleset_snapshot_get_or_create
+
+
+def player_for_user(user) -> Player:
+    """The player of a login, created on first need (one person, one player)."""
+    player = getattr(user, "player", None)
+    if player is None:
+        player = Player.objects.create(name=user.get_full_name() or user.username, user=user)
+    return player
+
+
+@transaction.atomic
+def club_create(
+    *,
+    name: str,
+    slug: str,
+    user,
+    visibility: str = Club.Visibility.PUBLIC,
+    ruleset: Any = None,
+    base: int = 1,
+    time_zone: str = "Asia/Shanghai",
+    unit_label: str = "分",
+) -> Club:
+    """A new club, owned by the user who creates it."""
+    snapshot = ruleset_snapshot_get_or_create(spec=ruleset)
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(
+                name=name,
+                slug=slug,
+                visibility=visibility,
+                ruleset=snapshot,
+                base=base,
+                time_zone=time_zone,
+                unit_label=unit_label,
+            )
+    except IntegrityError as e:
+        raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
+    Membership.objects.create(club=club, player=player_for_user(user), role=Role.OWNER)
+    return club
+
+
+@transaction.atomic
+def club_update(*, club: Club, **fields: Any) -> Club:
+    if "ruleset" in fields:
+        club.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
+    for key, value in fields.items():
+        setattr(club, key, value)
+    club.save()
+    return club
+
+
+@transaction.atomic
+def club_delete(*, club: Club) -> None:
+    """Delete a club and all of its data (members, sessions, hands); its players remain.
+
+    Payments go first: they protect the 叫马 bettors they name, who go with their sessions.
+    """
+    Payment.objects.filter(hand__session__club=club).delete()
+    club.delete()
+
+
+@transaction.atomic
+def player_create(*, club: Club, name: str, display_name: str = "", user=None) -> Membership:
+    """A new player, who joins the club as a member."""
+    player = Player.objects.create(name=name, user=user)
+    return Membership.objects.create(club=club, player=player, display_name=display_name)
+
+
+@transaction.atomic
+def membership_create(
+    *, club: Club, player: Player, role: str = Role.MEMBER, display_name: str = ""
+) -> Membership:
+    try:
+        with transaction.atomic():
+            return Membership.objects.create(
+                club=club, player=player, role=role, display_name=display_name
+            )
+    except IntegrityError as e:
+        raise Conflict("already_member", "this player is already a member of the club") from e
+
+
+@transaction.atomic
+def membership_update(*, membership: Membership, **fields: Any) -> Membership:
+    if membership.role == Role.OWNER and fields.get("role", Role.OWNER) != Role.OWNER:
+        owners = membership.club.memberships.filter(role=Role.OWNER).count()
+        if owners == 1:
+            raise Conflict("last_owner", "a club keeps at least one owner")
+    for key, value in fields.items():
+        setattr(membership, key, value)
+    membership.save()
+    return membership
+
+
+@transaction.atomic
+def membership_delete(*, membership: Membership) -> None:
+    if (
+        membership.role == Role.OWNER
+        and membership.club.memberships.filter(role=Role.OWNER).count() == 1
+    ):
+        raise Conflict("last_owner", "a club keeps at least one owner")
+    membership.delete()

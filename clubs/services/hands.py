@@ -1,0 +1,191 @@
+"""Hands (一局) of a table session: record, correct and soft-delete them, with their history.
+
+A hand is submitted as the engine's hand record without the session's own fields (ruleset,
+base, mode), plus an optional ``number``. The rules engine settles it under the rules the
+session pinned before anything is stored, so a refused hand stores nothing; every state of a
+hand is kept as a revision. Each write is one transaction and queues
+``clubs.session_changed`` on commit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from clubs.fastpath import LockedSession, lock_session, payments_insert, table_of
+from clubs.models import Hand, HandRevision, TableSession
+from clubs.selectors import HandView, PaymentRow, Table
+from clubs.services.sessions import require_open
+from clubs.tasks import session_changed
+from core.errors import Conflict, Invalid, problem
+from scoring.engine.settle import Settlement
+from scoring.services import hand_settle, same_rules
+
+#: fields of a hand record the session decides; a submitted hand may repeat them, not change them
+SESSION_FIELDS = ("ruleset", "base", "mode")
+#: what a scorer submits for a hand: the engine's hand record without the session's fields
+HAND_FIELDS = ("number", "dealer", "declared_void", "events", "draw", "bettors", "session")
+
+
+def _settle(session: TableSession, data: Any, table: Table) -> tuple[dict, Settlement]:
+    """The stored record of a submitted hand, and its settlement under the session's rules."""
+    if not isinstance(data, dict):
+        raise Invalid.single("", "invalid_body", "a hand is a JSON object")
+    problems = []
+    session_values = {"ruleset": session.ruleset.spec, "base": session.base, "mode": session.mode}
+    for key in SESSION_FIELDS:
+        if key in data and data[key] != session_values[key]:
+            if key == "ruleset" and same_rules(data[key], session.ruleset):
+                continue
+            message = f"this session plays with {key} {session_values[key]!r}"
+            problems.append(problem(key, "differs_from_session", message))
+    unknown = sorted(set(data) - set(HAND_FIELDS) - set(SESSION_FIELDS))
+    problems += [problem(k, "unknown_field", f"unknown field {k!r}") for k in unknown]
+    names = set(table.bettors)
+    bettors = data.get("bettors") or []
+    if isinstance(bettors, list):
+        for i, b in enumerate(bettors):
+            if isinstance(b, dict) and b.get("name") not in names:
+                known = ", ".join(sorted(names)) or "this session has none"
+                message = f"a bettor must be one of the session's bettors: {known}"
+                problems.append(problem(f"bettors[{i}].name", "unknown_bettor", message))
+    record = {k: v for k, v in data.items() if k in HAND_FIELDS and k != "number"}
+    record |= session_values
+    settlement = None
+    try:
+        settlement = hand_settle(
+            snapshot=session.ruleset, record={k: v for k, v in record.items() if k != "ruleset"}
+        )
+    except Invalid as e:
+        problems += e.problems
+    if problems:
+        raise Invalid(problems)
+    return record, settlement
+
+
+def _payment_rows(settlement: Settlement, table: Table) -> tuple[PaymentRow, ...]:
+    """The settlement's payments with the session's parties: seats S0–S3, bettors B0… in the
+    order the record lists them."""
+    bettors = [table.bettors[b.name] for b in settlement.record.bettors]
+
+    def party(label: str):
+        index = int(label[1:])
+        return table.seats[index] if label[0] == "S" else bettors[index]
+
+    return tuple(
+        PaymentRow(party(p.payer), party(p.payee), p.amount, p.reason, p.event)
+        for p in settlement.payments
+    )
+
+
+def hand_record(*, session: TableSession, data: Any, user) -> HandView:
+    """Record a hand (一局) of an open session in a transaction of its own, which locks the
+    session first. ``session`` needs only its primary key."""
+    with transaction.atomic():
+        return hand_record_locked(locked=lock_session(session.pk), data=data, user=user)
+
+
+def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
+    """Record a hand in the caller's transaction, which holds the session's lock
+    (:func:`clubs.fastpath.lock_session`): settle it, store it with its payments."""
+    session = locked.session
+    require_open(session)
+    if locked.has_results:
+        message = "this session was entered as final results; it has no hands"
+        raise Conflict("session_has_results", message)
+    number = data.get("number") if isinstance(data, dict) else None
+    if number is not None and (type(number) is not int or number < 1):
+        raise Invalid.single("number", "invalid_number", "a hand number is a whole number ≥ 1")
+    table = table_of(session.pk)
+    record, settlement = _settle(session, data, table)
+    hand = Hand(
+        session=session,
+        number=number or (locked.top or 0) + 1,
+        record=record,
+        settlement=settlement.as_dict(),
+        ruleset_fingerprint=session.ruleset.fingerprint,
+        dealer=record.get("dealer", 0),
+        next_dealer=settlement.next_dealer,
+        entered_by=user,
+    )
+    try:
+        hand.save(force_insert=True)
+    except IntegrityError as e:
+        # the unique constraint on live hand numbers: another scorer was first
+        message = f"hand {hand.number} of this session is already recorded"
+        raise Conflict("hand_exists", message) from e
+    payments = _payment_rows(settlement, table)
+    payments_insert(hand.pk, payments)
+    HandRevision.objects.create(
+        hand=hand,
+        revision=1,
+        action=HandRevision.Action.CREATED,
+        record=record,
+        settlement=hand.settlement,
+        changes=sorted(record),
+        changed_by=user,
+    )
+    session_changed.delay_on_commit(session.pk)
+    return HandView(hand, payments)
+
+
+@transaction.atomic
+def hand_correct(*, hand: Hand, data: Any, user, reason: str = "") -> Hand:
+    """Correct a hand: re-validate and re-settle it under the session's pinned rules, keeping
+    the earlier revision."""
+    hand = Hand.objects.select_for_update().select_related("session__ruleset").get(pk=hand.pk)
+    require_open(hand.session)
+    if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
+        raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
+    table = table_of(hand.session_id)
+    record, settlement = _settle(hand.session, data, table)
+    changes = sorted(
+        k for k in set(record) | set(hand.record) if record.get(k) != hand.record.get(k)
+    )
+    hand.record = record
+    hand.settlement = settlement.as_dict()
+    hand.ruleset_fingerprint = hand.session.ruleset.fingerprint
+    hand.dealer = record.get("dealer", 0)
+    hand.next_dealer = settlement.next_dealer
+    hand.revision += 1
+    hand.save()
+    hand.payments.all().delete()
+    payments_insert(hand.pk, _payment_rows(settlement, table))
+    HandRevision.objects.create(
+        hand=hand,
+        revision=hand.revision,
+        action=HandRevision.Action.CORRECTED,
+        record=record,
+        settlement=hand.settlement,
+        changes=changes,
+        reason=reason,
+        changed_by=user,
+    )
+    session_changed.delay_on_commit(hand.session_id)
+    return hand
+
+
+@transaction.atomic
+def hand_delete(*, hand: Hand, reason: str, user) -> Hand:
+    """Soft-delete a hand with a reason: its payments stop counting, its history stays."""
+    hand = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
+    require_open(hand.session)
+    if not reason or not reason.strip():
+        raise Invalid.single("reason", "reason_required", "say why the hand is deleted")
+    hand.is_deleted = True
+    hand.deleted_reason = reason.strip()
+    hand.revision += 1
+    hand.save()
+    hand.payments.all().delete()
+    HandRevision.objects.create(
+        hand=hand,
+        revision=hand.revision,
+        action=HandRevision.Action.DELETED,
+        record=hand.record,
+        settlement=hand.settlement,
+        reason=hand.deleted_reason,
+        changed_by=user,
+    )
+    session_changed.delay_on_commit(hand.session_id)
+    return hand

@@ -1,0 +1,182 @@
+"""Table sessions (一桌): open one, change it, close and reopen it, enter its final results.
+
+One transaction each; a change to a session's results queues ``clubs.session_changed`` on
+commit, which the apps built on sessions follow (tournament standings).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubs.models import Bettor, Club, Player, Seat, SessionResult, TableSession
+from clubs.tasks import session_changed
+from core.errors import Conflict, Invalid, problem
+from scoring.services import ruleset_snapshot_get_or_create
+
+
+@transaction.atomic
+def session_create(
+    *,
+    club: Club,
+    players: list[Player],
+    user,
+    started_at: datetime | None = None,
+    bettors: list[dict[str, Any]] | None = None,
+    ruleset: Any = None,
+    base: int | None = None,
+    mode: str = TableSession.Mode.XUEZHAN,
+    notes: str = "",
+) -> TableSession:
+    """Seat four players of the club at a new open table (seats 0–3 in play order)."""
+    members = set(club.memberships.values_list("player_id", flat=True))
+    problems = []
+    if len(players) != 4 or len({p.pk for p in players}) != 4:
+        problems.append(problem("players", "four_players", "a table seats four different players"))
+    for i, p in enumerate(players):
+        if p.pk not in members:
+            message = f"{p.name} is not a member of {club.name}"
+            problems.append(problem(f"players[{i}]", "not_a_member", message))
+    if problems:
+        raise Invalid(problems)
+    snapshot = club.ruleset if ruleset is None else ruleset_snapshot_get_or_create(spec=ruleset)
+    session = TableSession.objects.create(
+        club=club,
+        started_at=started_at or timezone.now(),
+        ruleset=snapshot,
+        base=base or club.base,
+        mode=mode,
+        notes=notes,
+        created_by=user,
+    )
+    Seat.objects.bulk_create(
+        Seat(session=session, number=n, player=p) for n, p in enumerate(players)
+    )
+    names = set()
+    seated = {p.pk for p in players}
+    for i, b in enumerate(bettors or []):
+        bettor = Bettor(session=session, player=b.get("player"), guest_name=b.get("guest_name", ""))
+        if bettor.name in names or not bettor.name:
+            message = "each bettor needs a distinct name"
+            raise Invalid.single(f"bettors[{i}]", "duplicate_bettor", message)
+        if bettor.player_id in seated:
+            # 叫马 is for those beyond the four: a seated player already wins what his seat wins
+            message = "a seated player cannot also bet on this table"
+            raise Invalid.single(f"bettors[{i}].player", "bettor_is_seated", message)
+        names.add(bettor.name)
+        bettor.save()
+    return session
+
+
+@transaction.atomic
+def session_update(*, session: TableSession, **fields: Any) -> TableSession:
+    """Change a session's start time or notes (its table and rules stay as opened)."""
+    if not session.is_open:
+        message = "this session is closed; an organiser must reopen it before it changes"
+        raise Conflict("session_closed", message)
+    for key, value in fields.items():
+        setattr(session, key, value)
+    if fields:
+        session.save(update_fields=list(fields))
+    return session
+
+
+@transaction.atomic
+def session_close(*, session: TableSession) -> TableSession:
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.is_open:
+        session.status = TableSession.Status.CLOSED
+        session.closed_at = timezone.now()
+        session.save(update_fields=["status", "closed_at"])
+    return session
+
+
+@transaction.atomic
+def session_reopen(*, session: TableSession) -> TableSession:
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if not session.is_open:
+        session.status = TableSession.Status.OPEN
+        session.closed_at = None
+        session.save(update_fields=["status", "closed_at"])
+    return session
+
+
+def require_open(session: TableSession) -> None:
+    if not session.is_open:
+        message = "this session is closed; an organiser must reopen it before hands change"
+        raise Conflict("session_closed", message)
+
+
+class ResultFields(NamedTuple):
+    """How a caller names final-result input: the list and the amount field (``totals`` and
+    ``total`` for a club session; a tournament table says ``scores`` and ``score``)."""
+
+    items: str = "totals"
+    total: str = "total"
+
+
+SESSION_RESULT_FIELDS = ResultFields()
+
+
+@transaction.atomic
+def session_result_enter(
+    *,
+    session: TableSession,
+    totals: list[dict[str, Any]],
+    user,
+    fields: ResultFields = SESSION_RESULT_FIELDS,
+) -> None:
+    """Final-result entry: each seated player's (and bettor's) total; they sum to zero.
+
+    ``totals`` items are ``{"player" or "bettor": id, fields.total: amount}``; problems are
+    reported under the caller's names for the input (``fields``).
+    """
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    require_open(session)
+    if session.hands.filter(is_deleted=False).exists():
+        message = "this session has recorded hands; its totals come from them"
+        raise Conflict("session_has_hands", message)
+    seated = set(session.seats.values_list("player_id", flat=True))
+    bettors = set(session.bettors.values_list("pk", flat=True))
+    problems = []
+    rows = []
+    players_given = set()
+    bettors_given = set()
+    for i, item in enumerate(totals):
+        player, bettor, total = item.get("player"), item.get("bettor"), item.get(fields.total)
+        path = f"{fields.items}[{i}]"
+        if (player is None) == (bettor is None):
+            problems.append(
+                problem(path, "player_or_bettor", "a total is for one player or one bettor")
+            )
+            continue
+        if player is not None and player not in seated:
+            problems.append(
+                problem(f"{path}.player", "not_seated", "this player is not seated here")
+            )
+        if bettor is not None and bettor not in bettors:
+            problems.append(problem(f"{path}.bettor", "unknown_bettor", "no such bettor here"))
+        if player in players_given:
+            problems.append(problem(f"{path}.player", "duplicate", "a player has one total"))
+        if bettor in bettors_given:
+            problems.append(problem(f"{path}.bettor", "duplicate", "a bettor has one total"))
+        if player is not None:
+            players_given.add(player)
+        if bettor is not None:
+            bettors_given.add(bettor)
+        rows.append(SessionResult(session=session, player_id=player, bettor_id=bettor, total=total))
+    if not problems and players_given != seated:
+        message = "give a total for each of the four seated players"
+        problems.append(problem(fields.items, "missing_players", message))
+    balance = sum(r.total for r in rows)
+    if not problems and balance != 0:
+        message = f"the totals sum to {balance}, not 0"
+        problems.append(problem(fields.items, "not_zero_sum", message))
+    if problems:
+        raise Invalid(problems)
+    session.results.all().delete()
+    SessionResult.objects.bulk_create(rows)
+    session_changed.delay_on_commit(session.pk)

@@ -1,0 +1,7 @@
+"""Signals of the clubs app, for the apps built on table sessions (tournaments) to follow."""
+
+from django.dispatch import Signal
+
+#: sent by the ``clubs.session_changed`` task after a session's hands or results changed
+#: (``session_id`` keyword)
+session_changed = Signal()

@@ -1,0 +1,19 @@
+"""Celery tasks of the clubs app, thin: the work is in selectors and services."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from clubs import signals
+from clubs.models import TableSession
+from clubs.selectors import session_totals
+
+
+@shared_task(name="clubs.session_changed", ignore_result=True)
+def session_changed(session_id: int) -> dict[str, int]:
+    """A session's hands or results changed: recompute its totals and tell the apps built on
+    sessions (``clubs.signals.session_changed``: tournament standings). Returns the totals by
+    player id (not stored: nothing reads them back)."""
+    totals = session_totals(session_id=session_id)
+    signals.session_changed.send(sender=TableSession, session_id=session_id)
+    return {str(pid): total for pid, total in totals.players.items()}

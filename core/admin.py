@@ -1,0 +1,75 @@
+"""Admin helpers every app uses, and the admin of the kernel's own records.
+
+Records written by services (settled hands, payments, task records) are shown read-only: an
+admin change goes through the same services as the API, never around them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.utils.html import format_html
+
+from core.http import service_error_items
+from core.models import IdempotentRequest, TaskRecord
+
+
+def pretty_json(value: Any):
+    """A JSON value as an indented, read-only block (CJK kept readable)."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False)
+    return format_html('<pre style="white-space: pre-wrap; margin: 0">{}</pre>', text)
+
+
+def service_error_text(exc: Exception) -> str:
+    """A service's refusal as one line for an admin message."""
+    return "; ".join(e["message"] for e in service_error_items(exc))
+
+
+class ReadOnlyAdminMixin:
+    """View only: nothing is added, changed or deleted through this admin."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
+    extra = 0
+    max_num = 0
+    can_delete = False
+
+
+@admin.register(IdempotentRequest)
+class IdempotentRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Stored first answers to POSTs: viewable; deletable, so a stale key can be released."""
+
+    list_display = ("key", "user", "path", "status", "created_at")
+    list_filter = ("status",)
+    search_fields = ("key", "path", "user__username")
+    list_select_related = ("user",)
+    date_hierarchy = "created_at"
+    fields = ("key", "user", "path", "body_hash", "status", "created_at", "response_json")
+    readonly_fields = fields
+
+    @admin.display(description="response")
+    def response_json(self, obj: IdempotentRequest):
+        return pretty_json(obj.response)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("core.delete_idempotentrequest")
+
+
+@admin.register(TaskRecord)
+class TaskRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("id", "name", "subject", "state", "progress", "created_at", "updated_at")
+    list_filter = ("name", "state")
+    fields = ("id", "name", "subject", "state", "progress", "result", "error", "created_at",
+              "updated_at")  # fmt: skip
+    readonly_fields = fields

@@ -1,0 +1,162 @@
+"""What HTTP calls the project's errors: the one exception handler, in the one JSON shape.
+
+Every error response body looks like::
+
+    {"errors": [{"path": "events[2].winners[1].concealed", "code": "invalid", "message": "..."}]}
+
+Services raise ``core.errors`` (plain Python); DRF raises its own ``APIException`` and
+``ValidationError`` trees; Django raises ``Http404`` and ``PermissionDenied``. All of them are
+mapped here, and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views import defaults as django_defaults
+from rest_framework import exceptions
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from core import errors
+from core.errors import ErrorItem, problem
+
+
+def join_path(base: str, key: str | int) -> str:
+    """Append one key to a path.
+
+    ``join_path("events", 2) == "events[2]"``; ``join_path("events[2]", "x") == "events[2].x"``;
+    the non-field-errors key adds nothing (its errors belong to the enclosing object).
+    """
+    if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+        return f"{base}[{int(key)}]"
+    key = str(key)
+    if key == api_settings.NON_FIELD_ERRORS_KEY:
+        return base
+    return f"{base}.{key}" if base else key
+
+
+def path_from_parts(parts: Iterable[str | int]) -> str:
+    """``("events", 2, "winners", 1, "concealed")`` → ``events[2].winners[1].concealed``."""
+    path = ""
+    for part in parts:
+        path = join_path(path, part)
+    return path
+
+
+def flatten_detail(detail: Any, path: str = "", default_code: str = "invalid") -> list[ErrorItem]:
+    """Flatten a DRF error detail tree (dicts, lists, ErrorDetail strings) into error items."""
+    items: list[ErrorItem] = []
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            items.extend(flatten_detail(value, join_path(path, key), default_code))
+    elif isinstance(detail, list | tuple):
+        for index, value in enumerate(detail):
+            if isinstance(value, Mapping | list | tuple):
+                # A nested serializer/list entry: its position is part of the path.
+                if value:
+                    items.extend(flatten_detail(value, join_path(path, index), default_code))
+            else:
+                items.extend(flatten_detail(value, path, default_code))
+    elif detail is not None:
+        code = getattr(detail, "code", None) or default_code
+        items.append(problem(path, code, str(detail)))
+    return items
+
+
+class ErrorItems(exceptions.APIException):
+    """A service error on its way out through DRF: its status and its error items."""
+
+    def __init__(self, items: list[ErrorItem], status: int) -> None:
+        self.items = items
+        self.status_code = status
+        super().__init__(detail=items[0]["message"], code=items[0]["code"])
+
+
+def as_api_exception(exc: Exception) -> Exception:
+    """The DRF exception that answers ``exc`` (anything else is returned as it is).
+
+    A view calls this before DRF's own handling, so a missing login still gets its
+    ``WWW-Authenticate`` header (DRF adds it for its ``NotAuthenticated`` only).
+    """
+    if isinstance(exc, errors.NotAuthenticated):
+        return exceptions.NotAuthenticated(exc.message)
+    if isinstance(exc, errors.ServiceError):
+        return ErrorItems(exc.problems, exc.status)
+    if isinstance(exc, Http404):
+        return exceptions.NotFound()
+    if isinstance(exc, DjangoPermissionDenied):
+        return exceptions.PermissionDenied()
+    return exc
+
+
+def error_items(exc: exceptions.APIException) -> list[ErrorItem]:
+    """The error items of a DRF exception."""
+    if isinstance(exc, ErrorItems):
+        return exc.items
+    if isinstance(exc, exceptions.ValidationError):
+        items = flatten_detail(exc.detail, "", exc.default_code)
+        return items or [problem("", exc.default_code, "Invalid input.")]
+    detail = exc.detail
+    if isinstance(detail, Mapping | list | tuple):
+        return flatten_detail(detail, "", exc.default_code)
+    return [problem("", getattr(detail, "code", None) or exc.default_code, str(detail))]
+
+
+def service_error_items(exc: Exception) -> list[ErrorItem]:
+    """The error items of a service error or a DRF exception (for the admin and commands)."""
+    exc = as_api_exception(exc)
+    if isinstance(exc, exceptions.APIException):
+        return error_items(exc)
+    return [problem("", "internal_error", str(exc))]
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]):
+    """DRF ``EXCEPTION_HANDLER``: DRF's own handling (headers, rollback), then our body shape."""
+    exc = as_api_exception(exc)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # Unhandled: Django turns it into a 500 (handler500 answers JSON for /api/).
+    if isinstance(exc, exceptions.APIException):
+        response.data = {"errors": error_items(exc)}
+    return response
+
+
+# --- Django-level handlers (URLs that never reach a DRF view) ----------------------------------
+
+JSON_PATH_PREFIXES = ("/api/", "/healthz")
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith(JSON_PATH_PREFIXES)
+
+
+def json_error(status_code: int, code: str, message: str, path: str = "") -> JsonResponse:
+    return JsonResponse({"errors": [problem(path, code, message)]}, status=status_code)
+
+
+def handler404(request: HttpRequest, exception: Exception | None = None):
+    if wants_json(request):
+        return json_error(404, "not_found", "Not found.")
+    return django_defaults.page_not_found(request, exception)
+
+
+def handler500(request: HttpRequest):
+    if wants_json(request):
+        return json_error(500, "server_error", "A server error occurred.")
+    return django_defaults.server_error(request)
+
+
+def handler403(request: HttpRequest, exception: Exception | None = None):
+    if wants_json(request):
+        return json_error(403, "permission_denied", "You do not have permission.")
+    return django_defaults.permission_denied(request, exception)
+
+
+def handler400(request: HttpRequest, exception: Exception | None = None):
+    if wants_json(request):
+        return json_error(400, "bad_request", "Bad request.")
+    return django_defaults.bad_request(request, exception)

@@ -1,0 +1,73 @@
+"""The kernel's own records: answers kept for ``Idempotency-Key`` retries, and background jobs."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.db.models import Q
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to a POST sent with an ``Idempotency-Key``, replayed on retries."""
+
+    key = models.CharField(max_length=200)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    path = models.CharField(max_length=300)
+    body_hash = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.path})"
+
+
+class TaskRecord(models.Model):
+    """A background job as the API reports it: ``GET /api/v1/tasks/{id}``.
+
+    Kept in the database (not only in Celery's result backend) so the state is the same
+    whether a worker or the eager in-process mode ran it, and it outlives result expiry. A job
+    may be about one object of an app above (its ``subject``, e.g. a tournament): who may read
+    the job is who may read the subject (``core.jobs.register_subject``).
+    """
+
+    class State(models.TextChoices):
+        PENDING = "PENDING", "Queued"
+        STARTED = "STARTED", "Running"
+        SUCCESS = "SUCCESS", "Done"
+        FAILURE = "FAILURE", "Failed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=60)
+    subject_type = models.ForeignKey(
+        ContentType, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    subject_id = models.PositiveBigIntegerField(null=True, blank=True)
+    subject = GenericForeignKey("subject_type", "subject_id")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    progress = models.FloatField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["subject_type", "subject_id"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(progress__gte=0, progress__lte=1), name="progress_0_to_1"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.id} {self.state}"

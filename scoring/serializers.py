@@ -1,0 +1,265 @@
+"""Input and output shapes of the stateless engine endpoints (documentation and schema).
+
+The engine parses its own input, so every refusal carries its code and a path into the JSON;
+these serializers describe the shapes for the OpenAPI schema. Outputs are the engine's own
+``as_dict()``, written out as they are (``tests/scoring/test_engine_api.py`` checks that each
+answer has exactly the fields declared here).
+"""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from scoring.engine import SITUATIONS
+
+
+class MeldSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["pung", "kong"])
+    tile = serializers.CharField(help_text='one tile, e.g. "5p" or "5筒"')
+    concealed = serializers.BooleanField(default=False, help_text="暗杠 (concealed kong)")
+
+
+class RulesetField(serializers.JSONField):
+    """A preset name ("qq", "chengdu", "additive", "xuezhan9") or {"preset", "options"}."""
+
+
+class EvaluateInputSerializer(serializers.Serializer):
+    ruleset = RulesetField(required=False, help_text='preset name or {"preset", "options"}')
+    concealed = serializers.CharField(help_text="concealed tiles before the winning tile")
+    melds = MeldSerializer(many=True, required=False)
+    winning_tile = serializers.CharField()
+    self_draw = serializers.BooleanField(default=False)
+    situation = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(SITUATIONS)), required=False
+    )
+    declared_void = serializers.ChoiceField(
+        choices=["m", "p", "s"], required=False, allow_null=True
+    )
+
+
+class LineSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    zh = serializers.CharField()
+    en = serializers.CharField()
+    fan = serializers.IntegerField(required=False, help_text="fan presets: fan of this line")
+    multiple = serializers.IntegerField(
+        required=False, help_text="chengdu: the base multiple, then a factor per extra (×2)"
+    )
+    points = serializers.IntegerField(required=False, help_text="additive: points of this line")
+    value = serializers.IntegerField(
+        required=False, help_text="self-draw bonus added to the value after the cap"
+    )
+
+
+class EvaluateOutputSerializer(serializers.Serializer):
+    win = serializers.BooleanField()
+    reason = serializers.CharField(required=False, help_text="why the hand is not a win")
+    pattern = serializers.CharField(required=False)
+    patterns = serializers.ListField(child=serializers.CharField(), required=False)
+    roots = serializers.IntegerField()
+    fan = serializers.IntegerField(allow_null=True, required=False)
+    unit = serializers.CharField(required=False)
+    total = serializers.IntegerField(required=False)
+    value = serializers.IntegerField(required=False)
+    capped = serializers.BooleanField(required=False)
+    lines = LineSerializer(many=True, required=False)
+    ruleset = serializers.CharField(required=False, help_text="fingerprint of the ruleset")
+
+
+class WaitsInputSerializer(serializers.Serializer):
+    ruleset = RulesetField(required=False)
+    concealed = serializers.CharField(help_text="13 effective tiles with the melds")
+    melds = MeldSerializer(many=True, required=False)
+    declared_void = serializers.ChoiceField(
+        choices=["m", "p", "s"], required=False, allow_null=True
+    )
+    visible = serializers.CharField(
+        required=False, help_text="tiles seen elsewhere (discards, others' melds), for 死叫/绝张"
+    )
+
+
+class WaitSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    pattern = serializers.CharField()
+    roots = serializers.IntegerField()
+    fan = serializers.IntegerField(allow_null=True)
+    value = serializers.IntegerField()
+    self_draw_value = serializers.IntegerField()
+    remaining = serializers.IntegerField(allow_null=True)
+    dead = serializers.BooleanField()
+
+
+class WaitsOutputSerializer(serializers.Serializer):
+    ready = serializers.BooleanField()
+    huazhu = serializers.BooleanField()
+    waits = WaitSerializer(many=True)
+    chajiao_value = serializers.IntegerField(allow_null=True)
+    ruleset = serializers.CharField()
+
+
+# --- rulesets ----------------------------------------------------------------------------------
+
+
+class NameSerializer(serializers.Serializer):
+    zh = serializers.CharField()
+    en = serializers.CharField()
+
+
+class PatternRowSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    zh = serializers.CharField()
+    en = serializers.CharField()
+    value = serializers.IntegerField(help_text="in the curve's unit: fan, multiple or points")
+    roots_included = serializers.IntegerField(help_text="根 the pattern already counts")
+    option = serializers.CharField(allow_null=True, help_text="the toggle that switches it on")
+
+
+class ExtraRowSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    zh = serializers.CharField()
+    en = serializers.CharField()
+    steps = serializers.IntegerField(help_text="steps of the curve: +1 fan, ×2 or +1 point each")
+
+
+class RulesetDescriptionSerializer(serializers.Serializer):
+    """A ruleset's complete description: what its fingerprint hashes and a snapshot pins."""
+
+    preset = serializers.CharField()
+    title = NameSerializer()
+    source = serializers.CharField()
+    curve = serializers.ChoiceField(choices=["fan", "multiple", "points"])
+    unit = serializers.CharField()
+    fan_offset = serializers.IntegerField()
+    patterns = PatternRowSerializer(many=True)
+    extras = ExtraRowSerializer(many=True)
+    pattern_extras = serializers.ListField(child=serializers.CharField())
+    next_dealer = serializers.CharField()
+    robbing_pays_kong = serializers.BooleanField()
+    session_multipliers = serializers.BooleanField()
+    options = serializers.DictField(help_text="every option's value (RULES §3.5)")
+
+
+class PresetSerializer(RulesetDescriptionSerializer):
+    name = serializers.CharField()
+    default = serializers.BooleanField(help_text="the preset used when none is named")
+    fingerprint = serializers.CharField()
+
+
+class OptionSchemaSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    allowed = serializers.JSONField(help_text="a list of values, or a description of them")
+    defaults = serializers.DictField(help_text="preset name: its default")
+
+
+class PresetListSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = PresetSerializer(many=True)
+    options = OptionSchemaSerializer(many=True)
+
+
+class ResolveInputSerializer(serializers.Serializer):
+    ruleset = RulesetField(help_text='preset name or {"preset", "options"}')
+
+
+class ResolvedRulesetSerializer(RulesetDescriptionSerializer):
+    spec = serializers.JSONField(help_text="the smallest spec that resolves to it again")
+    fingerprint = serializers.CharField()
+
+
+# --- settle ------------------------------------------------------------------------------------
+
+
+class HandRecordSerializer(serializers.Serializer):
+    """A hand record (RULES §4): the rules, the dealer, what happened, and 叫马 bettors."""
+
+    ruleset = RulesetField(required=False)
+    base = serializers.IntegerField(min_value=1, required=False, default=1)
+    mode = serializers.ChoiceField(choices=["xuezhan", "single"], required=False)
+    dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
+    declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")
+    events = serializers.JSONField(help_text="kongs and wins, in order")
+    draw = serializers.JSONField(
+        required=False, help_text='流局: {"hands": {seat: {concealed, melds}}}'
+    )
+    bettors = serializers.JSONField(required=False, help_text='[{"name", "tile"}]')
+    session = serializers.JSONField(required=False, help_text="draws_before, dealer_streak")
+
+
+class WinResultSerializer(serializers.Serializer):
+    event = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    tile = serializers.CharField()
+    self_draw = serializers.BooleanField()
+    pattern = serializers.CharField()
+    patterns = serializers.ListField(child=serializers.CharField())
+    roots = serializers.IntegerField()
+    fan = serializers.IntegerField(allow_null=True)
+    unit = serializers.CharField()
+    total = serializers.IntegerField()
+    value = serializers.IntegerField()
+    capped = serializers.BooleanField()
+    lines = LineSerializer(many=True)
+    amount = serializers.IntegerField(help_text="what each payer pays this winner for the win")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # ``from`` is a Python keyword, so it cannot be declared as a class attribute
+        fields["from"] = serializers.IntegerField(
+            allow_null=True, help_text="the discarder; null for a self-draw"
+        )
+        return fields
+
+
+class EnginePaymentSerializer(serializers.Serializer):
+    payer = serializers.CharField(help_text='"S0"–"S3" (seats) or "B0"… (bettors)')
+    payee = serializers.CharField()
+    amount = serializers.IntegerField()
+    reason = serializers.CharField()
+    event = serializers.IntegerField(allow_null=True, help_text="null: the draw stage")
+    mirrors = serializers.IntegerField(
+        required=False, help_text="a bettor's payment: the index of the seat payment it follows"
+    )
+
+
+class TotalsSerializer(serializers.Serializer):
+    seats = serializers.ListField(child=serializers.IntegerField())
+    bettors = serializers.ListField(child=serializers.IntegerField())
+
+
+class DrawWaitSerializer(serializers.Serializer):
+    tile = serializers.CharField()
+    pattern = serializers.CharField()
+    value = serializers.IntegerField()
+    dead = serializers.BooleanField()
+
+
+class DrawSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    huazhu = serializers.BooleanField()
+    ready = serializers.BooleanField()
+    waits = DrawWaitSerializer(many=True)
+    chajiao_value = serializers.IntegerField(allow_null=True)
+
+
+class BoundBettorSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    tile = serializers.CharField()
+    seat = serializers.IntegerField(help_text="the seat his tile counts to from the dealer")
+
+
+class SettlementSerializer(serializers.Serializer):
+    ruleset = serializers.CharField(help_text="fingerprint of the rules that settled it")
+    preset = serializers.CharField()
+    base = serializers.IntegerField()
+    mode = serializers.CharField()
+    dealer = serializers.IntegerField()
+    multiplier = serializers.IntegerField(help_text="session doubling (黄庄加倍, 连庄)")
+    wins = WinResultSerializer(many=True)
+    payments = EnginePaymentSerializer(many=True)
+    totals = TotalsSerializer()
+    draw = DrawSeatSerializer(many=True, allow_null=True)
+    bettors = BoundBettorSerializer(many=True)
+    next_dealer = serializers.IntegerField(allow_null=True)
+    finished = serializers.BooleanField()

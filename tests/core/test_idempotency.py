@@ -1,0 +1,184 @@
+"""``Idempotency-Key`` on POST: a retry gets the first answer and stores nothing twice; the same
+key with another body is a 409; keys belong to their user; without a key nothing changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from clubs.models import (
+    Club,
+    Hand,
+    HandRevision,
+    Membership,
+    Payment,
+    Role,
+    SessionResult,
+    TableSession,
+)
+from core.models import IdempotentRequest
+from tests.clubs.factories import ClubFactory, TableSessionFactory
+from tests.clubs.records import PINGHU, SELFDRAW
+from tests.helpers import client_for, db_state, member_login
+
+pytestmark = pytest.mark.django_db
+
+KEY = "5b0e2f4c-retry-me"
+
+
+@pytest.fixture
+def session():
+    return TableSessionFactory()
+
+
+@pytest.fixture
+def scorer(session):
+    return client_for(member_login(session.club, Role.SCORER))
+
+
+@pytest.fixture
+def organiser(session):
+    return client_for(member_login(session.club, Role.ORGANISER))
+
+
+def post_twice(client, url, body, key=KEY):
+    first = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    second = client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    return first, second
+
+
+def assert_replayed(first, second, status):
+    assert first.status_code == status, first.json()
+    assert "Idempotent-Replayed" not in first
+    assert second.status_code == status
+    assert second["Idempotent-Replayed"] == "true"
+    assert second.json() == first.json()
+
+
+def test_a_retried_hand_is_stored_once(session, scorer):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first, second = post_twice(scorer, url, PINGHU)
+    assert_replayed(first, second, 201)
+    assert first.json()["number"] == 1
+    assert Hand.objects.count() == 1
+    assert Payment.objects.count() == 1
+    assert HandRevision.objects.count() == 1
+    assert IdempotentRequest.objects.count() == 1
+    # a third retry, after other hands were recorded, still answers hand 1
+    scorer.post(url, SELFDRAW, format="json")
+    third = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert third.json() == first.json() and third["Idempotent-Replayed"] == "true"
+    assert Hand.objects.count() == 2
+
+
+def test_a_retried_session_is_opened_once(session, organiser):
+    players = [s.player_id for s in session.seats.all()]
+    body = {"players": players, "bettors": [{"guest_name": "老王"}], "notes": "retry"}
+    first, second = post_twice(organiser, f"/api/v1/clubs/{session.club.slug}/sessions/", body)
+    assert_replayed(first, second, 201)
+    assert TableSession.objects.filter(notes="retry").count() == 1
+
+
+def test_a_retried_club_is_created_once():
+    client = client_for(member_login(ClubFactory()))
+    body = {"name": "雀友会", "slug": "queyou"}
+    first, second = post_twice(client, "/api/v1/clubs/", body)
+    assert_replayed(first, second, 201)  # not a 409 slug_taken: the retry is the same request
+    assert Club.objects.filter(slug="queyou").count() == 1
+    assert Membership.objects.filter(club__slug="queyou").count() == 1
+
+
+def test_retried_results_are_entered_once(session, scorer):
+    seats = session.seats.all()
+    body = {
+        "totals": [
+            {"player": s.player_id, "total": t} for s, t in zip(seats, [6, -2, -2, -2], strict=True)
+        ]
+    }
+    first, second = post_twice(scorer, f"/api/v1/sessions/{session.pk}/result/", body)
+    assert_replayed(first, second, 200)
+    assert SessionResult.objects.filter(session=session).count() == 4
+
+
+def test_a_retried_close_is_answered_from_the_first_time(session, scorer, organiser):
+    url = f"/api/v1/sessions/{session.pk}/close/"
+    first = scorer.post(url, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    organiser.post(f"/api/v1/sessions/{session.pk}/reopen/")
+    second = scorer.post(url, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert_replayed(first, second, 200)
+    assert TableSession.objects.get(pk=session.pk).is_open  # the retry closed nothing again
+
+
+def test_the_same_key_with_another_body_is_a_409(session, scorer, json_errors):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    before = db_state()
+    response = scorer.post(url, SELFDRAW, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert response.status_code == 409
+    assert [e["code"] for e in json_errors(response)] == ["idempotency_key_reused"]
+    assert db_state() == before
+
+
+def test_the_same_key_on_another_path_is_a_409(session, scorer, json_errors):
+    other = TableSessionFactory(club=session.club, seated=[s.player for s in session.seats.all()])
+    scorer.post(f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json",
+                HTTP_IDEMPOTENCY_KEY=KEY)  # fmt: skip
+    before = db_state()
+    response = scorer.post(f"/api/v1/sessions/{other.pk}/hands/", PINGHU, format="json",
+                           HTTP_IDEMPOTENCY_KEY=KEY)  # fmt: skip
+    assert response.status_code == 409
+    assert json_errors(response)[0]["code"] == "idempotency_key_reused"
+    assert db_state() == before
+
+
+def test_different_users_may_use_the_same_key(session, scorer):
+    other = client_for(member_login(session.club, Role.SCORER))
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    mine = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    theirs = other.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert (mine.status_code, theirs.status_code) == (201, 201)
+    assert "Idempotent-Replayed" not in theirs
+    assert [mine.json()["number"], theirs.json()["number"]] == [1, 2]
+    assert Hand.objects.count() == 2 and IdempotentRequest.objects.count() == 2
+
+
+def test_without_a_key_every_post_counts(session, scorer, json_errors):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first = scorer.post(url, PINGHU, format="json")
+    second = scorer.post(url, PINGHU, format="json")
+    assert [first.json()["number"], second.json()["number"]] == [1, 2]
+    assert "Idempotent-Replayed" not in second
+    assert Hand.objects.count() == 2 and IdempotentRequest.objects.count() == 0
+    client = client_for(member_login(session.club))
+    assert (
+        client.post("/api/v1/clubs/", {"name": "A", "slug": "a"}, format="json").status_code == 201
+    )
+    again = client.post("/api/v1/clubs/", {"name": "A", "slug": "a"}, format="json")
+    assert again.status_code == 409
+    assert json_errors(again)[0]["code"] == "slug_taken"
+
+
+def test_a_refused_request_is_not_remembered(session, scorer, json_errors):
+    """Only a successful answer is kept: a request refused before anything was stored may be
+    sent again, corrected, with the same key."""
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    bad = {**PINGHU, "events": [{**PINGHU["events"][0], "from": 1}]}
+    refused = scorer.post(url, bad, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert refused.status_code == 400
+    json_errors(refused)
+    assert IdempotentRequest.objects.count() == 0 and Hand.objects.count() == 0
+    fixed = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert fixed.status_code == 201 and "Idempotent-Replayed" not in fixed
+    assert Hand.objects.count() == 1
+
+
+def test_a_key_does_not_let_anyone_past_the_permissions(session, scorer, json_errors):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    anonymous = client_for(None).post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert anonymous.status_code == 401
+    member = client_for(member_login(session.club)).post(
+        url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY
+    )
+    assert member.status_code == 403
+    json_errors(member)
+    assert Hand.objects.count() == 1

@@ -1,0 +1,82 @@
+"""Shared pieces of the tests: logins, API clients, the error shape, a snapshot of the database.
+
+Records of hands live beside the engine tests (``tests/scoring/engine/records.py``); factories
+per app (``tests/clubs/factories.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from clubs.models import (
+    Bettor,
+    Club,
+    Hand,
+    HandRevision,
+    Membership,
+    Payment,
+    Player,
+    Role,
+    Seat,
+    SessionResult,
+    TableSession,
+)
+from core.models import IdempotentRequest
+from tests.clubs.factories import MembershipFactory, PlayerFactory
+
+_names = itertools.count(1)
+
+
+def login(username: str | None = None, *, superuser: bool = False):
+    """A user without a password (these tests never log in by one)."""
+    username = username or f"login{next(_names)}"
+    return get_user_model().objects.create(
+        username=username, is_superuser=superuser, is_staff=superuser
+    )
+
+
+def member_login(club: Club, role: str = Role.MEMBER, username: str | None = None):
+    """A login with a player holding ``role`` in ``club``."""
+    user = login(username)
+    player = PlayerFactory(user=user, name=user.username)
+    MembershipFactory(club=club, player=player, role=role)
+    return user
+
+
+def client_for(user=None) -> APIClient:
+    """An APIClient authenticated by token, like a real client: each request loads the user
+    afresh (``force_authenticate`` would share one user object, and its cached roles)."""
+    client = APIClient()
+    if user is not None:
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def assert_error_shape(body) -> list[dict]:
+    """The project's one error shape: ``{"errors": [{"path", "code", "message"}, …]}``."""
+    assert isinstance(body, dict) and set(body) == {"errors"}, body
+    errors = body["errors"]
+    assert isinstance(errors, list) and errors, body
+    for item in errors:
+        assert set(item) == {"path", "code", "message"}, item
+        assert all(isinstance(item[k], str) for k in item), item
+    return errors
+
+
+STATE_MODELS = (Club, Player, Membership, TableSession, Seat, Bettor, SessionResult, Hand,
+                HandRevision, Payment, IdempotentRequest)  # fmt: skip
+
+
+def db_state() -> dict[str, list[tuple]]:
+    """Every row of the clubs' tables: equal before and after = nothing changed."""
+    return {
+        model.__name__: sorted(
+            (tuple(sorted(row.items())) for row in model.objects.values()), key=repr
+        )
+        for model in STATE_MODELS
+    }
