@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from django.contrib.auth import get_user_model
+from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -80,3 +81,25 @@ def db_state() -> dict[str, list[tuple]]:
         )
         for model in STATE_MODELS
     }
+
+
+def assert_shape(data, field, path: str = "") -> None:
+    """``data`` has exactly the fields the output serializer ``field`` declares, recursively
+    (optional ones may be absent, nullable ones null): what the schema says is what the API
+    answers."""
+    where = path or "the answer"
+    if data is None:
+        assert field.allow_null, f"{where} is null"
+        return
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
+        assert isinstance(data, list), f"{where} is not a list"
+        for i, item in enumerate(data):
+            assert_shape(item, field.child, f"{path}[{i}]")
+    elif isinstance(field, serializers.Serializer):
+        assert isinstance(data, dict), f"{where} is not an object"
+        fields = field.fields
+        assert not set(data) - set(fields), f"{where} has undeclared {set(data) - set(fields)}"
+        missing = {n for n, f in fields.items() if f.required and n not in data}
+        assert not missing, f"{where} lacks {missing}"
+        for name, value in data.items():
+            assert_shape(value, fields[name], f"{path}.{name}" if path else name)

@@ -1,23 +1,26 @@
-"""The Django admin of clubs and scoring: every page renders, search and filters work, the
-settlement views are read-only and the actions go through the services."""
+"""The Django admin of clubs, scoring and the kernel: every page renders, search and filters
+work, the settlement views are read-only and the actions go through the services."""
 
 from __future__ import annotations
 
 import pytest
+from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
 from clubs.demo import SLUG, demo_club_create
 from clubs.models import Club, Hand, HandRevision, Payment, Role, SessionResult, TableSession
 from clubs.services.sessions import session_create, session_result_enter
-from core.models import IdempotentRequest
+from core.jobs import job_create
+from core.models import IdempotentRequest, TaskRecord
 from scoring.models import RulesetSnapshot
 
 pytestmark = pytest.mark.django_db
 
-APPS = ("clubs", "scoring")
+APPS = ("core", "scoring", "clubs")
 MODELS = [m for m in admin.site._registry if m._meta.app_label in APPS]
-READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest}
+READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest,
+             TaskRecord}  # fmt: skip
 
 
 def url(model, view: str, *args) -> str:
@@ -26,7 +29,8 @@ def url(model, view: str, *args) -> str:
 
 @pytest.fixture
 def demo(admin_user):
-    """The demo club, plus a session entered as final results and a stored POST answer."""
+    """The demo club, plus a session entered as final results, a stored POST answer and a
+    background job's record."""
     demo_club_create(username=admin_user.username)
     club = Club.objects.get(slug=SLUG)
     players = [m.player for m in club.memberships.order_by("player__name")[:4]]
@@ -37,12 +41,11 @@ def demo(admin_user):
         key="demo-key", user=admin_user, path="/api/v1/clubs/", body_hash="0" * 64,
         status=201, response={"slug": SLUG},
     )  # fmt: skip
+    job_create("xuezhan.ping")
     return club
 
 
-def test_every_clubs_and_scoring_model_is_registered():
-    from django.apps import apps
-
+def test_every_model_of_these_apps_is_registered():
     for app in APPS:
         for model in apps.get_app_config(app).get_models():
             assert admin.site.is_registered(model), model

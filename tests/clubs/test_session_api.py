@@ -20,10 +20,11 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
+from clubs.serializers import HandOutSerializer, PlayerOutSerializer, SessionOutSerializer
 from clubs.services.hands import hand_record
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
 from tests.clubs.records import PINGHU, SELFDRAW
-from tests.helpers import client_for, db_state, login, member_login
+from tests.helpers import assert_shape, client_for, db_state, login, member_login
 
 pytestmark = pytest.mark.django_db
 
@@ -267,6 +268,11 @@ def test_a_players_page_has_his_sessions_and_running_totals(club, members, score
     assert page["clubs"] == [
         {"slug": club.slug, "name": club.name, "display_name": "", "role": "member"}
     ]
+    assert_shape(page, PlayerOutSerializer())
+    session_page = client_for(None).get(f"/api/v1/sessions/{first.pk}/").json()
+    assert_shape(session_page, SessionOutSerializer())
+    hands = client_for(None).get(f"/api/v1/sessions/{first.pk}/hands/").json()["results"]
+    assert_shape(hands, HandOutSerializer(many=True))
 
 
 def test_a_bettors_winnings_count_in_his_running_total(club, members, scorer):

@@ -7,6 +7,16 @@ from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
 from scoring.engine import resolve_ruleset
+from scoring.serializers import (
+    EvaluateOutputSerializer,
+    PresetListSerializer,
+    PresetSerializer,
+    ResolvedRulesetSerializer,
+    SettlementSerializer,
+    WaitsOutputSerializer,
+)
+from tests.engine.records import XUEZHAN
+from tests.helpers import assert_shape
 
 pytestmark = pytest.mark.django_db
 
@@ -253,3 +263,47 @@ def test_settle_reports_every_error_with_its_path(api_client, json_errors):
         ("dealer", "invalid_seat"),
         ("events[0].from", "direct_kong_without_discarder"),
     }
+
+
+# --- every answer is what the schema declares ------------------------------------------------
+
+DRAWN_WITH_BETTOR = {
+    "ruleset": "qq",
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 2, "kind": "added", "tile": "5p"},
+        {"type": "win", "from": None, "tile": "4s", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m99m23s"}]},
+    ],
+    "draw": {"hands": {
+        "0": {"concealed": "234m567m22p678p34p"},
+        "2": {"concealed": "111s234s678s9s", "melds": [{"kind": "kong", "tile": "5p"}]},
+        "3": {"concealed": "1357m2468m13799p"},
+    }},
+    "bettors": [{"name": "老王", "tile": "1m"}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "serializer"),
+    [
+        ("post", EVALUATE, {"concealed": "123567234s7s", "winning_tile": "7s",
+                            "melds": [{"kind": "kong", "tile": "8s"}]}, EvaluateOutputSerializer),
+        ("post", EVALUATE, {"concealed": "1357m2468m13799p", "winning_tile": "9p"},
+         EvaluateOutputSerializer),
+        ("post", WAITS, {"concealed": "1112345678999m"}, WaitsOutputSerializer),
+        ("post", "/api/v1/engine/settle", DRAWN_WITH_BETTOR, SettlementSerializer),
+        ("post", "/api/v1/engine/settle", {"ruleset": "xuezhan9", **XUEZHAN},
+         SettlementSerializer),
+        ("get", "/api/v1/rulesets/", None, PresetListSerializer),
+        ("get", "/api/v1/rulesets/chengdu/", None, PresetSerializer),
+        ("post", "/api/v1/rulesets/resolve", {"ruleset": {"preset": "qq", "options": {"cap": 6}}},
+         ResolvedRulesetSerializer),
+    ],
+    ids=["win", "not-a-win", "waits", "settle-draw", "settle-xuezhan", "rulesets", "preset",
+         "resolve"],
+)  # fmt: skip
+def test_answers_have_the_declared_fields(api_client, method, url, body, serializer):
+    response = getattr(api_client, method)(url, body, format="json")
+    assert response.status_code == 200, response.json()
+    assert_shape(response.json(), serializer())

@@ -10,12 +10,19 @@ import itertools
 import pytest
 
 from clubs.models import Club, Role
+from clubs.serializers import SessionOutSerializer
+from core.jobs_api import TaskOutSerializer
 from core.models import TaskRecord
 from tests.clubs.factories import ClubFactory
 from tests.engine.records import PINGHU
-from tests.helpers import client_for, login, member_login
+from tests.helpers import assert_shape, client_for, login, member_login
 from tournaments import selectors
 from tournaments.models import Registration, Round, StandingsSnapshot, Tournament
+from tournaments.serializers import (
+    RoundDetailSerializer,
+    RoundOutSerializer,
+    StandingsOutSerializer,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -479,3 +486,26 @@ def test_more_rounds_after_the_start_replans_the_rest(
         for table in round_.tables.all():
             enter(table, [2, 1, -1, -2])
     assert len(met) == 120
+
+
+def test_answers_have_the_declared_fields(director_client, make_tournament, seat, enter):
+    """Round list and detail, standings, a table's result and a task: each answer has exactly
+    the fields its output serializer declares (what the schema documents)."""
+    t = make_tournament(players=18, rounds=2)
+    round_ = seat(t)
+    for table in round_.tables.all():
+        enter(table, [5, 0, 0, -5])
+    base = f"/api/v1/tournaments/{t.slug}"
+    checks = [
+        (f"{base}/rounds/", RoundOutSerializer(many=True)),
+        (f"{base}/rounds/1/", RoundDetailSerializer()),
+        (f"{base}/standings/", StandingsOutSerializer()),
+        (f"/api/v1/tables/{round_.tables.first().pk}/result/", SessionOutSerializer()),
+        (f"/api/v1/tasks/{round_.task_id}", TaskOutSerializer()),
+    ]
+    for url, serializer in checks:
+        response = director_client.get(url)
+        assert response.status_code == 200, (url, response.json())
+        assert_shape(response.json(), serializer, url)
+    task = director_client.get(f"/api/v1/tasks/{round_.task_id}").json()
+    assert task["tournament"] == t.slug and task["state"] == "SUCCESS"
