@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
 
+from tournaments.errors import TournamentError
+
 __all__ = [
     "DEFAULT_PLACEMENT_POINTS",
     "DEFAULT_TIEBREAKS",
@@ -68,21 +70,8 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = (
 TIEBREAKS = frozenset(DEFAULT_TIEBREAKS)
 
 
-class StandingsError(ValueError):
+class StandingsError(TournamentError):
     """Bad input to the standings; ``code`` is stable for the API, ``message`` is for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-    def __repr__(self) -> str:
-        return f"StandingsError(code={self.code!r}, message={self.message!r})"
-
-    def __reduce__(self):
-        # The default rebuilds an exception from ``args`` (the message alone), which would lose
-        # the code, or fail, when a Celery result carries the error across processes.
-        return (type(self), (self.code, self.message))
 
 
 @dataclass(frozen=True)
