@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.tournaments.seating.helpers import random_round  # noqa: E402
 from tournaments.seating import (  # noqa: E402
     METHODS,
     TIME_LIMIT_S,
@@ -91,15 +92,10 @@ def run(
 
 
 def large_round(method: str) -> tuple[float, int]:
-    """Seconds and new repeats of tests/tournaments/seating's large round (1,023 players)."""
+    """Seconds and new repeats of the large round of tests/tournaments/seating/test_seat.py."""
     rng = random.Random(3)
     ids = list(range(1, 1024))
-    history = []
-    for _ in range(3):
-        order = list(ids)
-        rng.shuffle(order)
-        groups = [order[i : i + 4] for i in range(0, 1020, 4)]
-        history.append(RoundSeating.from_groups(groups, order[1020:]))
+    history = [random_round(ids, rng) for _ in range(3)]
     start = time.perf_counter()
     result = seat_round(method=method, players=ids, history=history, total_rounds=10, seed=1)
     return time.perf_counter() - start, result.quality.repeated_pairs_round
