@@ -6,8 +6,8 @@ annealing.
 Players are the indices 0..n-1 here; the caller maps them to ids. Everything random draws from
 the ``random.Random`` passed in, and the search stops on a count of evaluated moves, so the same
 input gives the same grouping on any machine. The searches look at the round's time limit now
-and then, and past it raise ``seating_timeout`` (timing.py): the clock can end a search, never
-shorten one.
+and then and past it raise ``seating_timeout`` (timing.py): the clock can turn a search into an
+error, never cut it short into another grouping.
 """
 
 from __future__ import annotations

@@ -19,10 +19,10 @@ from .model import SeatingError
 clock: Callable[[], float] = time.perf_counter
 
 #: How long one round may take before seating gives up. The move budgets bound the work: the
-#: slowest round measured here (a tight 32 x 10 plan, a 1,023-player round) takes about 2 s,
-#: and a loaded 2-core machine was about 3 times slower. 20 s leaves ten times that and still
-#: ends before gunicorn's 30 s worker timeout, so a round seated inside a request (Celery eager
-#: mode) answers the error instead of a killed worker.
+#: slowest round measured here, 1,023 players balanced, takes about 2 s (a tight 32 x 10 plan
+#: under 1 s), and a loaded 2-core machine took 6.0 s for it, about 3 times as long. 20 s
+#: leaves ten times the figure here, and still ends before gunicorn's 30 s worker timeout, so
+#: a round seated inside a request (Celery eager mode) answers the error, not a killed worker.
 TIME_LIMIT_S = 20.0
 
 

@@ -17,14 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 
-from .model import (
-    TABLE_SIZE,
-    RoundEntry,
-    Standing,
-    StandingsError,
-    TableResult,
-    is_int,
-)
+from .model import TABLE_SIZE, RoundEntry, Standing, StandingsError, TableResult, is_int
 from .placement import PlacementTable, score_of, ties_of
 from .rules import StandingsRules
 from .tally import Tally

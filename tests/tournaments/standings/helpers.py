@@ -1,7 +1,8 @@
-"""Helpers of the standings tests: table results from keyword seats, the head-to-head event.
+"""Helpers of the standings tests (tournaments/standings/): plain Python, no database.
 
-The default placement points are 4/2/1/0 for 1st-4th, and the default bye scores 7/4 placement
-points and 0 table score.
+Every expected value in the tests is worked out by hand in the comment beside it; the default
+placement points are 4/2/1/0 for 1st-4th, and the default bye scores 7/4 placement points and
+0 table score.
 """
 
 from __future__ import annotations

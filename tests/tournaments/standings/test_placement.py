@@ -1,8 +1,6 @@
 """Placement points at one table (tournaments/standings/placement.py), ties sharing.
 
-Plain Python, no database. Every expected value is worked out by hand in the comment beside
-it; the default placement points are 4/2/1/0 for 1st-4th, and the default bye scores 7/4
-placement points and 0 table score.
+Every expected value is worked out by hand beside it (the defaults: see helpers.py).
 """
 
 from __future__ import annotations
