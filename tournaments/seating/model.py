@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tournaments.errors import TournamentError
+
 #: The seating methods a tournament can choose.
 METHODS = ("balanced", "swiss", "random")
 
@@ -82,13 +84,8 @@ class SeatingResult:
     quality: SeatingQuality
 
 
-class SeatingError(ValueError):
+class SeatingError(TournamentError):
     """A seating that cannot be made from these inputs; ``code`` is stable for API clients."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

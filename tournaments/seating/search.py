@@ -5,16 +5,18 @@ annealing.
 
 Players are the indices 0..n-1 here; the caller maps them to ids. Everything random draws from
 the ``random.Random`` passed in, and the search stops on a count of evaluated moves, so the same
-input gives the same grouping on any machine. A wall-clock deadline exists only as a safety net
-for the per-round time limit and is far above what the move budgets cost on this machine.
+input gives the same grouping on any machine. The searches look at the round's time limit now
+and then and past it raise ``seating_timeout`` (timing.py): the clock can turn a search into an
+error, never cut it short into another grouping.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Mapping, Sequence
+
+from .timing import TimeLimit
 
 Group = list[int]
 Round = list[Group]
@@ -299,9 +301,9 @@ class Schedule:
         where[a], where[b] = gb, ga
 
     # --- search ----------------------------------------------------------------------------
-    def tabu_search(self, *, max_evals: int, deadline: float, target_repeats: int = 0) -> None:
+    def tabu_search(self, *, max_evals: int, limit: TimeLimit, target_repeats: int = 0) -> None:
         """Swap players out of repeated pairs until none is left (or the lower bound, or the
-        budget, is reached); keeps the best grouping seen."""
+        budget, is reached); keeps the best grouping seen. Raises past ``limit``."""
         if not self.bad or len(self.rounds[0]) < 2:
             return
         rng, n, nrounds = self.rng, self.n, len(self.rounds)
@@ -311,8 +313,8 @@ class Schedule:
         it = 0
         while self.bad and self.repeats > target_repeats and self.evals < stop:
             it += 1
-            if it % 32 == 0 and time.perf_counter() > deadline:
-                break
+            if it % 32 == 0:
+                limit.check()
             key = self.bad[rng.randrange(len(self.bad))]
             i, j = divmod(key, n)
             shared = [
@@ -341,10 +343,11 @@ class Schedule:
         if self.cost > best_cost:
             self._restore(best)
 
-    def anneal(self, *, moves: int, deadline: float, target_repeats: int = 0) -> None:
+    def anneal(self, *, moves: int, limit: TimeLimit, target_repeats: int = 0) -> None:
         """Simulated annealing over all rounds at once: a player of a repeated pair swaps with a
         random player of another table in a round where the pair meets; worse schedules are
-        accepted with a probability that shrinks as the temperature falls. Keeps the best."""
+        accepted with a probability that shrinks as the temperature falls. Keeps the best.
+        Raises past ``limit``."""
         if not self.bad:
             return
         rng, n, nrounds = self.rng, self.n, len(self.rounds)
@@ -360,8 +363,7 @@ class Schedule:
             if not bad or self.repeats <= target_repeats:
                 break
             if it % 1024 == 0:
-                if time.perf_counter() > deadline:
-                    break
+                limit.check()
                 temperature = _T_START * (_T_END / _T_START) ** (it / moves)
                 scale = 1.0 / (temperature * _REPEAT)
             i, j = divmod(bad[int(rand() * len(bad))], n)

@@ -19,7 +19,6 @@ a repeat.
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
@@ -29,6 +28,7 @@ from .model import METHODS, RoundSeating, SeatingError, SeatingResult
 from .quality import bye_counts, meetings, quality
 from .reference import greedy_swiss
 from .search import Schedule, fill_groups
+from .timing import TIME_LIMIT_S, TimeLimit
 
 #: Search budgets, counted in moves tried, not in seconds, so that a seating depends only on
 #: its inputs. Annealing tries about 600,000 moves a second here and the tabu descent evaluates
@@ -41,8 +41,6 @@ MOVES_PER_SEAT = 1_000
 #: A swiss (or random) round: a budget per player, at most ROUND_EVALS.
 ROUND_EVALS = 400_000
 EVALS_PER_PLAYER = 4_000
-#: Only a safety net for the 5 s a round may take; the budgets above end far sooner.
-DEADLINE_S = 4.0
 #: Plans longer than this many player-rounds are cut and rolled forward each round instead.
 PLAN_SIZE = 20_000
 
@@ -159,7 +157,7 @@ def _plan_balanced(
     rounds: int,
     pins: Mapping[int, int],
     rng: random.Random,
-    deadline: float,
+    limit: TimeLimit,
 ) -> tuple[list[RoundSeating], int]:
     """Every remaining round at once; returns the plan and its event repeats (active players)."""
     n = len(players)
@@ -215,8 +213,8 @@ def _plan_balanced(
     # Steepest descent first: it clears the scattered repeats of an easy plan in a few hundred
     # moves; annealing is for what is left of a tight one.
     size = MOVES_PER_SEAT * n * rounds
-    schedule.tabu_search(max_evals=min(PLAN_DESCENT, size), deadline=deadline, target_repeats=bound)
-    schedule.anneal(moves=min(PLAN_MOVES, size), deadline=deadline, target_repeats=bound)
+    schedule.tabu_search(max_evals=min(PLAN_DESCENT, size), limit=limit, target_repeats=bound)
+    schedule.anneal(moves=min(PLAN_MOVES, size), limit=limit, target_repeats=bound)
 
     plan = place_plan(
         [
@@ -237,7 +235,7 @@ def _balanced(
     pins: Mapping[int, int],
     plan: Sequence[RoundSeating] | None,
     seed: int,
-    deadline: float,
+    limit: TimeLimit,
 ) -> tuple[RoundSeating, list[RoundSeating]]:
     n = len(players)
     remaining = max(1, total_rounds - len(history))
@@ -261,11 +259,11 @@ def _balanced(
             return kept[0], kept[1:]
         # The plan repeats pairs (tight event, or a history that changed): a fresh plan from
         # where the event stands now may do better; keep the old one unless it does.
-        fresh, fresh_repeats = _plan_balanced(sorted(players), history, needed, pins, rng, deadline)
+        fresh, fresh_repeats = _plan_balanced(sorted(players), history, needed, pins, rng, limit)
         if fresh_repeats < repeats:
             kept = fresh
         return kept[0], kept[1:]
-    fresh, _ = _plan_balanced(sorted(players), history, needed, pins, rng, deadline)
+    fresh, _ = _plan_balanced(sorted(players), history, needed, pins, rng, limit)
     return fresh[0], fresh[1:]
 
 
@@ -276,7 +274,7 @@ def _by_order(
     pins: Mapping[int, int],
     byes: Sequence[int],
     rng: random.Random,
-    deadline: float,
+    limit: TimeLimit,
     start: list[list[int]] | None = None,
 ) -> tuple[list[list[int]], list[int], int]:
     """Groups for the players of ``order``, each as close to its place in the order as repeats
@@ -318,7 +316,7 @@ def _by_order(
     schedule.add_round(groups, range(n, len(everyone)))
     budget = min(ROUND_EVALS, EVALS_PER_PLAYER * n)
     # One round: the aim is no new repeat at all.
-    schedule.tabu_search(max_evals=budget, deadline=deadline, target_repeats=before)
+    schedule.tabu_search(max_evals=budget, limit=limit, target_repeats=before)
     schedule.settle(max_evals=budget)
     groups = [[everyone[i] for i in g] for g in schedule.rounds[0]]
     return groups, [everyone[i] for i in schedule.byes[0]], schedule.repeats - before
@@ -329,12 +327,12 @@ def _swiss(
     history: Sequence[RoundSeating],
     pins: Mapping[int, int],
     seed: int,
-    deadline: float,
+    limit: TimeLimit,
 ) -> RoundSeating:
     rng = _rng(seed, "swiss", len(history) + 1)
     rank = {p: i for i, p in enumerate(standings)}
     byes = choose_byes(standings, len(standings) % 4, bye_counts(history), pins, lambda p: -rank[p])
-    groups, byes, repeats = _by_order(standings, history, pins, byes, rng, deadline)
+    groups, byes, repeats = _by_order(standings, history, pins, byes, rng, limit)
     if repeats:
         # The reference gives its byes to the last players, which may differ from ours; if it
         # does better, start again from its tables with our byes swapped in.
@@ -344,7 +342,7 @@ def _swiss(
             swap_in = iter(p for p in ref.byes if p not in byes)
             start = [[next(swap_in) if p in byes else p for p in t.players] for t in ref.tables]
             again, again_byes, again_repeats = _by_order(
-                standings, history, pins, byes, rng, deadline, start=start
+                standings, history, pins, byes, rng, limit, start=start
             )
             if again_repeats < repeats:
                 groups, byes = again, again_byes
@@ -356,14 +354,14 @@ def _random(
     history: Sequence[RoundSeating],
     pins: Mapping[int, int],
     seed: int,
-    deadline: float,
+    limit: TimeLimit,
 ) -> RoundSeating:
     rng = _rng(seed, "random", len(history) + 1)
     order = sorted(players)
     rng.shuffle(order)
     place = {p: i for i, p in enumerate(order)}
     byes = choose_byes(order, len(order) % 4, bye_counts(history), pins, place.__getitem__)
-    groups, byes, _ = _by_order(order, history, pins, byes, rng, deadline)
+    groups, byes, _ = _by_order(order, history, pins, byes, rng, limit)
     return place_round(groups, byes, pins, PlaceCounts(history), rng)
 
 
@@ -376,6 +374,7 @@ def seat_round(
     seed: int,
     pinned: Mapping[int, int] | None = None,
     plan: Sequence[RoundSeating] | None = None,
+    time_limit: float = TIME_LIMIT_S,
 ) -> SeatingResult:
     """Seat the next round (round number ``len(history) + 1``).
 
@@ -385,19 +384,25 @@ def seat_round(
     is when it still fits (same player set, pins respected, enough rounds left), otherwise
     re-planned from the history. With no rounds left by ``total_rounds``, one extra round is
     seated as if it were the last.
+
+    The same inputs always give the same seating. Seating that takes longer than
+    ``time_limit`` seconds raises ``SeatingError("seating_timeout", …)`` instead.
     """
-    deadline = time.perf_counter() + DEADLINE_S
+    limit = TimeLimit(time_limit)
     players = list(players)
     history = list(history)
     pins = _check(method, players, pinned)
     rest: list[RoundSeating] = []
     if method == "balanced":
-        rnd, rest = _balanced(players, history, total_rounds, pins, plan, seed, deadline)
+        rnd, rest = _balanced(players, history, total_rounds, pins, plan, seed, limit)
     elif method == "swiss" and history:
-        rnd = _swiss(players, history, pins, seed, deadline)
+        rnd = _swiss(players, history, pins, seed, limit)
     else:
         # Swiss round 1 has no standings to go by: it is drawn like a random round.
-        rnd = _random(players, history, pins, seed, deadline)
+        rnd = _random(players, history, pins, seed, limit)
+    # The searches look at the clock only now and then; a round that ran over its limit in
+    # between is refused all the same, so the limit means one thing.
+    limit.check()
     return SeatingResult(
         round=rnd, plan=tuple(rest), quality=quality(history, rnd, pinned=pins.keys())
     )
