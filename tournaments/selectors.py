@@ -8,6 +8,7 @@ from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Hand, Membership, Seat
 from clubs.selectors import can_read, sessions_totals
+from core.errors import Invalid
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.readmodels import RoundProgress, SeatRow, StandingRow, StandingsTable
 from tournaments.seating import RoundSeating, TableSeating
@@ -15,6 +16,7 @@ from tournaments.standings import (
     DEFAULT_PLACEMENT_POINTS,
     DEFAULT_TIEBREAKS,
     Standing,
+    StandingsError,
     StandingsRules,
     TableResult,
     compute_standings,
@@ -156,13 +158,16 @@ def standings_now(
     }
     byes = [(r.number, p) for r in rounds for p in r.byes]
     registrations = list(tournament.registrations.values_list("player_id", "status"))
-    standings = compute_standings(
-        players=[p for p, _ in registrations],
-        results=results,
-        byes=byes,
-        rules=rules_of(tournament),
-        withdrawn=[p for p, s in registrations if s == Registration.Status.WITHDRAWN],
-    )
+    try:
+        standings = compute_standings(
+            players=[p for p, _ in registrations],
+            results=results,
+            byes=byes,
+            rules=rules_of(tournament),
+            withdrawn=[p for p, s in registrations if s == Registration.Status.WITHDRAWN],
+        )
+    except StandingsError as e:  # results that do not add up: a refusal with its code
+        raise Invalid.single("", e.code, e.message) from e
     return standings, len(complete), len(results)
 
 

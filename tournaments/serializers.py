@@ -13,7 +13,7 @@ from rest_framework import serializers
 from clubs.models import Player, TableSession
 from tournaments.models import Registration, Round, Tournament
 from tournaments.readmodels import RoundProgress, SeatRow, StandingsTable
-from tournaments.standings import DEFAULT_TIEBREAKS
+from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
 def fraction_text(value: Fraction) -> str:
@@ -229,6 +229,12 @@ class StandingRowSerializer(serializers.Serializer):
     rounds = RoundCellSerializer(many=True)
 
 
+class TiebreakNameSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    zh = serializers.CharField()
+    en = serializers.CharField()
+
+
 class StandingsOutSerializer(serializers.Serializer):
     """The latest standings (``tournaments.readmodels.StandingsTable``)."""
 
@@ -236,7 +242,12 @@ class StandingsOutSerializer(serializers.Serializer):
     computed_at = serializers.DateTimeField(allow_null=True)
     rounds_complete = serializers.IntegerField()
     tables_counted = serializers.IntegerField()
+    tiebreaks = serializers.SerializerMethodField(help_text="the chain that ordered them")
     standings = StandingRowSerializer(many=True, source="rows")
+
+    @extend_schema_field(TiebreakNameSerializer(many=True))
+    def get_tiebreaks(self, table: StandingsTable) -> list[dict[str, str]]:
+        return [{"code": code, **TIEBREAKS[code].name.as_dict()} for code in table.tiebreaks]
 
 
 def standings_csv_rows(table: StandingsTable) -> list[dict[str, Any]]:

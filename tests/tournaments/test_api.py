@@ -23,6 +23,7 @@ from tournaments.serializers import (
     RoundOutSerializer,
     StandingsOutSerializer,
 )
+from tournaments.standings import DEFAULT_TIEBREAKS
 
 pytestmark = pytest.mark.django_db
 
@@ -321,6 +322,10 @@ def test_results_by_totals_give_placement_points_with_shared_places(
     ranks = [(row["rank"], row["shared"]) for row in body["standings"]]
     # equal on points, score, first places and best score; they met: head to head 0 each
     assert ranks == [(1, True), (1, True), (3, False), (4, False)]
+    # the chain that ordered them, each tiebreak named for people
+    assert [t["code"] for t in body["tiebreaks"]] == list(DEFAULT_TIEBREAKS)
+    assert body["tiebreaks"][0] == {"code": "placement_points", "zh": "名次分",
+                                    "en": "Placement points"}  # fmt: skip
 
 
 def test_a_table_played_hand_by_hand_counts_when_its_hands_are_in(
