@@ -37,7 +37,6 @@ from tournaments.serializers import (
     TournamentInSerializer,
     TournamentOutSerializer,
     TournamentUpdateSerializer,
-    round_detail,
     standings_csv_rows,
 )
 
@@ -182,11 +181,9 @@ class RoundDetailView(CSVCapableView):
     @extend_schema(parameters=[FORMAT_PARAM], responses=RoundDetailSerializer)
     def get(self, request: Request, slug: str, number: int, format=None) -> Response:
         round_ = round_for(request, slug, number)
-        rows = selectors.seat_rows(round_)
         if self.wants_csv(request):
-            return Response([row._asdict() for row in rows])
-        [progress] = selectors.rounds_progress(round_.tournament, [round_])
-        return Response(RoundDetailSerializer(round_detail(progress, rows)).data)
+            return Response([row._asdict() for row in selectors.seat_rows(round_)])
+        return Response(RoundDetailSerializer(selectors.round_detail(round_)).data)
 
 
 class RoundReseatView(ApiView):

@@ -133,3 +133,25 @@ class SeatRow(NamedTuple):
     name: str
     first_dealer: bool
     score: int | None
+
+
+@dataclass(frozen=True)
+class TableSeats:
+    """A table of a round: its seats in order (seat 0 deals first) and whether it has a result."""
+
+    number: int
+    id: int
+    session: int
+    has_result: bool
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class RoundDetail:
+    """A round with its progress, its tables and its byes."""
+
+    round: Round
+    tables: int
+    tables_with_result: int
+    table_rows: tuple[TableSeats, ...]
+    bye_rows: tuple[SeatRow, ...]

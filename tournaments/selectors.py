@@ -10,7 +10,14 @@ from clubs.models import Hand, Membership, Seat
 from clubs.selectors import can_read, sessions_totals
 from core.errors import Invalid
 from tournaments.models import Registration, Round, Table, Tournament
-from tournaments.readmodels import RoundProgress, SeatRow, StandingRow, StandingsTable
+from tournaments.readmodels import (
+    RoundDetail,
+    RoundProgress,
+    SeatRow,
+    StandingRow,
+    StandingsTable,
+    TableSeats,
+)
 from tournaments.seating import RoundSeating, TableSeating
 from tournaments.standings import (
     DEFAULT_PLACEMENT_POINTS,
@@ -220,3 +227,29 @@ def seat_rows(round_: Round) -> list[SeatRow]:
             )
         )  # fmt: skip
     return rows
+
+
+def round_detail(round_: Round) -> RoundDetail:
+    """A round with its progress, and its seat rows grouped into tables."""
+    [progress] = rounds_progress(round_.tournament, [round_])
+    rows = seat_rows(round_)
+    tables: dict[int, list[SeatRow]] = defaultdict(list)
+    for row in rows:
+        if row.table is not None:
+            tables[row.table].append(row)
+    return RoundDetail(
+        round=round_,
+        tables=progress.tables,
+        tables_with_result=progress.tables_with_result,
+        table_rows=tuple(
+            TableSeats(
+                number=number,
+                id=seats[0].table_id,
+                session=seats[0].session,
+                has_result=seats[0].score is not None,
+                seats=tuple(seats),
+            )
+            for number, seats in tables.items()
+        ),  # fmt: skip
+        bye_rows=tuple(row for row in rows if row.table is None),
+    )

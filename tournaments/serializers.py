@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -12,7 +11,7 @@ from rest_framework import serializers
 
 from clubs.models import Player, TableSession
 from tournaments.models import Registration, Round, Tournament
-from tournaments.readmodels import RoundProgress, SeatRow, StandingsTable
+from tournaments.readmodels import RoundDetail, RoundProgress, StandingsTable
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
@@ -131,7 +130,7 @@ class RoundOutSerializer(serializers.Serializer):
     table_count = serializers.IntegerField(source="tables")
     tables_with_result = serializers.IntegerField()
 
-    def get_task(self, p: RoundProgress) -> str | None:
+    def get_task(self, p: RoundProgress | RoundDetail) -> str | None:
         return f"/api/v1/tasks/{p.round.task_id}" if p.round.task_id else None
 
 
@@ -156,32 +155,10 @@ class ByeOutSerializer(serializers.Serializer):
 
 
 class RoundDetailSerializer(RoundOutSerializer):
+    """A round with its tables and byes (``tournaments.readmodels.RoundDetail``)."""
+
     tables = TableOutSerializer(many=True, source="table_rows")
     byes = ByeOutSerializer(many=True, source="bye_rows")
-
-    def get_task(self, detail: dict[str, Any]) -> str | None:
-        task_id = detail["round"].task_id
-        return f"/api/v1/tasks/{task_id}" if task_id else None
-
-
-def round_detail(progress: RoundProgress, rows: Sequence[SeatRow]) -> dict[str, Any]:
-    """A round with its seat rows grouped into tables, for :class:`RoundDetailSerializer`."""
-    tables: dict[int, dict[str, Any]] = {}
-    for row in rows:
-        if row.table is None:
-            continue
-        table = tables.setdefault(row.table, {
-            "number": row.table, "id": row.table_id, "session": row.session,
-            "has_result": row.score is not None, "seats": [],
-        })  # fmt: skip
-        table["seats"].append(row)
-    return {
-        "round": progress.round,
-        "tables": progress.tables,
-        "tables_with_result": progress.tables_with_result,
-        "table_rows": list(tables.values()),
-        "bye_rows": [row for row in rows if row.table is None],
-    }
 
 
 class TableScoreInSerializer(serializers.Serializer):
