@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scoring.engine.settle import settle
 
-from .records import random_record
+from ..records import random_record
 
 PRESETS = ("qq", "chengdu", "additive", "xuezhan9")
 
