@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import EngineError, Problem
+from .errors import Collector, EngineError, Problem
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS
 from .rulesets import Ruleset, resolve_ruleset
@@ -442,14 +442,14 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     # meld copies are summed per tile: two melds of one tile are already six copies or more
     in_melds: dict[int, int] = {}
     for m in h.melds:
-        in_melds[m.tile] = in_melds.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+        in_melds[m.tile] = in_melds.get(m.tile, 0) + m.size
     for t, n_meld in in_melds.items():
         if tiles.count(t) + n_meld > 4:
             over.add(t)
     if over:
         counts = Counter(tiles)
         for m in h.melds:
-            counts[m.tile] += 4 if m.kind == "kong" else 3
+            counts[m.tile] += m.size
         problems += check_copies({t: counts[t] for t in over}, f"{pre}concealed")
     s = h.situation
     if not s:
@@ -541,33 +541,16 @@ def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
     if not isinstance(data, dict):
         raise EngineError("invalid_hand", "a hand is an object", path)
     pre = f"{path}." if path else ""
-    problems: list[Problem] = []
-    concealed: tuple[int, ...] = ()
-    winning = void = None
-    situation: frozenset[str] = frozenset()
-    try:
-        concealed = parse_tiles(data.get("concealed", ""), f"{pre}concealed")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        winning = parse_tile(data.get("winning_tile"), f"{pre}winning_tile")
-    except EngineError as e:
-        problems += e.problems
-    melds, meld_problems = parse_melds(data.get("melds"), f"{pre}melds")
-    problems += meld_problems
+    c = Collector()
+    concealed = c.attempt(parse_tiles, data.get("concealed", ""), f"{pre}concealed", default=())
+    winning = c.attempt(parse_tile, data.get("winning_tile"), f"{pre}winning_tile")
+    melds = parse_melds(c, data.get("melds"), f"{pre}melds")
     self_draw = data.get("self_draw", False)
     if not isinstance(self_draw, bool):
-        problems.append(Problem("invalid_type", "self_draw is true or false", f"{pre}self_draw"))
-    try:
-        situation = parse_situation(data.get("situation"), f"{pre}situation")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        void = parse_suit(data.get("declared_void"), f"{pre}declared_void")
-    except EngineError as e:
-        problems += e.problems
-    if problems:
-        raise EngineError.many(problems)
+        c.add("invalid_type", "self_draw is true or false", f"{pre}self_draw")
+    situation = c.attempt(parse_situation, data.get("situation"), f"{pre}situation")
+    void = c.attempt(parse_suit, data.get("declared_void"), f"{pre}declared_void")
+    c.raise_if_any()
     return WinningHand(
         concealed=concealed,
         winning_tile=winning,
@@ -583,17 +566,15 @@ def parse_situation(data: Any, path: str) -> frozenset[str]:
         return frozenset()
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
         raise EngineError("invalid_situation", "situation is a list of flag names", path)
-    problems = [
-        Problem(
-            "unknown_situation",
-            f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
-            f"{path}[{i}]",
-        )
-        for i, x in enumerate(data)
-        if x not in SITUATIONS
-    ]
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    for i, x in enumerate(data):
+        if x not in SITUATIONS:
+            c.add(
+                "unknown_situation",
+                f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
+                f"{path}[{i}]",
+            )
+    c.raise_if_any()
     return frozenset(data)
 
 

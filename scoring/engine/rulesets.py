@@ -13,7 +13,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Literal
 
-from .errors import EngineError, Problem
+from .errors import Collector, EngineError, Problem
 from .patterns import EXTRA_NAMES, PATTERN_NAMES
 
 Curve = Literal["fan", "multiple", "points"]
@@ -437,15 +437,14 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
             name_path,
         )
     known = {f.name for f in fields(Options)}
-    problems = []
+    c = Collector()
     for key in sorted(given):
         opt_path = f"{path}.options.{key}"
         if key not in known:
-            problems.append(Problem("unknown_option", f"unknown option {key!r}", opt_path))
+            c.add("unknown_option", f"unknown option {key!r}", opt_path)
         elif problem := _check_option(key, given[key], opt_path):
-            problems.append(problem)
-    if problems:
-        raise EngineError.many(problems)
+            c.extend([problem])
+    c.raise_if_any()
     options = replace(PRESETS[name].defaults, **given)
     cache_key = (name, options)
     ruleset = _CACHE.get(cache_key)

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .errors import EngineError, Problem
+from .errors import Collector, EngineError, Problem
 from .evaluate import (
     Valuation,
     WinningHand,
@@ -228,28 +228,11 @@ def bettor_seat(dealer: int, tile: int) -> int:
 # --- parsing -----------------------------------------------------------------------------
 
 
-class _Collector:
-    """Collects problems while parsing, so every error is reported at once."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def add(self, code: str, message: str, path: str) -> None:
-        self.problems.append(Problem(code, message, path))
-
-    def attempt(self, fn, *args, default=None):
-        try:
-            return fn(*args)
-        except EngineError as e:
-            self.problems.extend(e.problems)
-            return default
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _seat(c: _Collector, value: Any, path: str, *, optional: bool = False) -> int | None:
+def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if not _is_int(value) or not 0 <= value <= 3:
@@ -258,7 +241,7 @@ def _seat(c: _Collector, value: Any, path: str, *, optional: bool = False) -> in
     return value
 
 
-def _unknown_fields(c: _Collector, data: dict, allowed: set[str], path: str) -> None:
+def _unknown_fields(c: Collector, data: dict, allowed: set[str], path: str) -> None:
     if data.keys() <= allowed:
         return
     for key in sorted(set(data) - allowed):
@@ -281,7 +264,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     """
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
-    c = _Collector()
+    c = Collector()
     _unknown_fields(
         c,
         data,
@@ -348,7 +331,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     return record, c.problems
 
 
-def _parse_events(c: _Collector, raw: Any) -> list[Kong | Win]:
+def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
     if not isinstance(raw, list):
         c.add("invalid_events", "events is a list", "events")
         return []
@@ -374,9 +357,9 @@ def _parse_events(c: _Collector, raw: Any) -> list[Kong | Win]:
     return events
 
 
-def _parse_kong(c: _Collector, ev: dict, i: int, path: str) -> Kong | None:
+def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     _unknown_fields(c, ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
-    before = len(c.problems)
+    before = len(c)
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
     if kind not in KONG_KINDS:
@@ -404,14 +387,14 @@ def _parse_kong(c: _Collector, ev: dict, i: int, path: str) -> Kong | None:
     same_turn = ev.get("same_turn", True)
     if not isinstance(same_turn, bool):
         c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
-    if len(c.problems) > before:
+    if len(c) > before:
         return None
     return Kong(i, seat, kind, tile, from_, same_turn)
 
 
-def _parse_win(c: _Collector, ev: dict, i: int, path: str) -> Win | None:
+def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     _unknown_fields(c, ev, {"type", "from", "tile", "situation", "winners"}, path)
-    before = len(c.problems)
+    before = len(c)
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
     situation = c.attempt(
@@ -432,18 +415,17 @@ def _parse_win(c: _Collector, ev: dict, i: int, path: str) -> Win | None:
         _unknown_fields(c, w, {"seat", "concealed", "melds"}, wpath)
         seat = _seat(c, w.get("seat"), f"{wpath}.seat")
         concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
-        melds, problems = parse_melds(w.get("melds"), f"{wpath}.melds")
-        c.problems.extend(problems)
+        melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
         winners.append(Winner(seat, concealed, melds))
     seats = [w.seat for w in winners]
     if len(set(seats)) != len(seats):
         c.add("duplicate_winner", "a player appears twice among the winners", f"{path}.winners")
-    if len(c.problems) > before:
+    if len(c) > before:
         return None
     return Win(i, from_, tile, situation, tuple(winners))
 
 
-def _parse_draw(c: _Collector, raw: Any) -> tuple[Shown, ...] | None:
+def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
@@ -461,14 +443,13 @@ def _parse_draw(c: _Collector, raw: Any) -> tuple[Shown, ...] | None:
             continue
         _unknown_fields(c, hand, {"concealed", "melds"}, path)
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
-        melds, problems = parse_melds(hand.get("melds"), f"{path}.melds")
-        c.problems.extend(problems)
+        melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
             shown.append(Shown(int(key), concealed, melds))
     return tuple(shown)
 
 
-def _parse_bettors(c: _Collector, raw: Any, dealer: int) -> list[Bettor]:
+def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -910,7 +891,7 @@ class _Replay:
     def _hand_parts(concealed, melds, path):
         yield concealed, f"{path}.concealed"
         for k, m in enumerate(melds):
-            yield (m.tile,) * (4 if m.kind == "kong" else 3), f"{path}.melds[{k}]"
+            yield (m.tile,) * m.size, f"{path}.melds[{k}]"
 
     def check_copies(self) -> None:
         if max(self.seen_tiles().values(), default=0) <= 4:

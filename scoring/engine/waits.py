@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EngineError, Problem
-from .evaluate import Valuation, check_copies, evaluate_key, parse_melds
-from .melds import NO_MELDS, Meld, MeldGroup
+from .errors import Collector, EngineError
+from .evaluate import Valuation, check_copies, evaluate_key
+from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import ODD_BITS, SUIT_FACTS, SUIT_MASK, TILE_BIT, hand_key, suit_completions
 from .tiles import parse_suit, parse_tiles, tile_name
@@ -164,7 +164,7 @@ def readiness(
     for t in concealed:
         held[t] = held.get(t, 0) + 1
     for m in melds:
-        held[m.tile] = held.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+        held[m.tile] = held.get(m.tile, 0) + m.size
     problems = check_copies(held, "concealed")
     seen: dict[int, int] = {}
     for t in visible:
@@ -198,24 +198,10 @@ def parse_waiting_hand(data: Any) -> tuple[tuple[int, ...], tuple[Meld, ...], in
     """(concealed, melds, declared void, visible tiles) from the JSON of a waits request."""
     if not isinstance(data, dict):
         raise EngineError("invalid_hand", "a hand is an object", "")
-    problems: list[Problem] = []
-    concealed: tuple[int, ...] = ()
-    visible: tuple[int, ...] = ()
-    void = None
-    try:
-        concealed = parse_tiles(data.get("concealed", ""), "concealed")
-    except EngineError as e:
-        problems += e.problems
-    melds, meld_problems = parse_melds(data.get("melds"), "melds")
-    problems += meld_problems
-    try:
-        void = parse_suit(data.get("declared_void"), "declared_void")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        visible = parse_tiles(data.get("visible") or "", "visible")
-    except EngineError as e:
-        problems += e.problems
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    concealed = c.attempt(parse_tiles, data.get("concealed", ""), "concealed", default=())
+    melds = parse_melds(c, data.get("melds"), "melds")
+    void = c.attempt(parse_suit, data.get("declared_void"), "declared_void")
+    visible = c.attempt(parse_tiles, data.get("visible") or "", "visible", default=())
+    c.raise_if_any()
     return concealed, melds, void, visible
