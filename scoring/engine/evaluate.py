@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from .errors import Collector, EngineError, Problem
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
-from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS
+from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS, Fact, qualifying
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import (
     COMBINE,
@@ -41,6 +41,24 @@ NOT_A_WINNING_SHAPE = "not_a_winning_shape"
 
 _HEAVENLY = SITUATION_BIT["heavenly"]
 _EARTHLY = SITUATION_BIT["earthly"]
+# A hand signature: bits 0-3 the reachable split facts (shapes.py), 4 seven pairs, 5 one suit,
+# 6 only 2/5/8, 7 four melds, 8-11 roots, 12 self-draw, 13 on the situation flags.
+# Facts as plain ints: readings() runs for every new signature.
+_STANDARD, _TRIPLETS, _TERMINALS, _SEVEN_PAIRS = (
+    int(f) for f in (Fact.STANDARD, Fact.TRIPLETS, Fact.TERMINALS, Fact.SEVEN_PAIRS)
+)
+#: signature bits that are facts of the whole hand, whichever way it is read
+_WHOLE_HAND_FACTS = tuple(
+    (bits, int(fact))
+    for bits, fact in (
+        (1 << 5, Fact.ONE_SUIT),
+        (1 << 6, Fact.ONLY_258),
+        (1 << 7, Fact.FOUR_MELDS),
+        (15 << 8, Fact.ROOT),
+        (_HEAVENLY << 13, Fact.HEAVENLY),
+        (_EARTHLY << 13, Fact.EARTHLY),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -93,52 +111,30 @@ class Valuation:
         return [line.as_dict(self.unit) for line in self.lines]
 
 
-def _group_patterns(facts: int, qidui: bool, qing: bool, all258: bool, golden: bool, roots: int):
-    """The pattern codes each split of the hand qualifies for (RULES §2 pattern facts)."""
-    groups = []
-    for i in range(4):
-        if not facts >> i & 1:
-            continue
-        t, y = i >> 1, i & 1
-        codes = {"pinghu"}
-        if t:
-            codes.add("duiduihu")
-            if qing:
-                codes.add("qingdui")
-            if all258:
-                codes.add("jiangdui")
-        if qing:
-            codes.add("qingyise")
-        if y:
-            codes.add("daiyaojiu")
-            if qing:
-                codes.add("qingyaojiu")
-        if golden:
-            codes.add("jingoudiao")
-        groups.append(codes)
-    if qidui:
-        codes = {"qidui"}
-        if roots:
-            codes.add("longqidui")
-        if qing:
-            codes |= {"qingyise", "qingqidui"} | ({"qinglongqidui"} if roots else set())
-        groups.append(codes)
-    return groups
+def readings(sig: int) -> list[int]:
+    """The facts (:class:`~.patterns.Fact`) of every reading of a hand signature: each standard
+    split it allows (all triplets or not, terminals or not), and 七对."""
+    whole = 0
+    for bits, fact in _WHOLE_HAND_FACTS:
+        if sig & bits:
+            whole |= fact
+    out = []
+    for split in range(4):  # split fact bit 2*t + y (shapes.py)
+        if sig >> split & 1:
+            triplets = _TRIPLETS if split & 2 else 0
+            terminals = _TERMINALS if split & 1 else 0
+            out.append(whole | _STANDARD | triplets | terminals)
+    if sig & INFO_EVEN:
+        out.append(whole | _SEVEN_PAIRS)
+    return out
 
 
 def value_signature(r: Ruleset, sig: int) -> Valuation:
     """Value a hand signature under a ruleset (slow path, memoised by :func:`evaluate_key`)."""
-    facts = sig & 15
-    qidui, qing, all258, golden = (bool(sig >> b & 1) for b in (4, 5, 6, 7))
     roots = sig >> 8 & 15
     self_draw = bool(sig >> 12 & 1)
     situation = sig >> 13
-    groups = _group_patterns(facts, qidui, qing, all258, golden, roots)
-    special = set()
-    if situation & _HEAVENLY:
-        special.add("tianhu")
-    if situation & _EARTHLY:
-        special.add("dihu")
+    groups = [qualifying(facts) for facts in readings(sig)]
     extras = dict(r.extras)
     situational = [
         (SITUATIONS[name], extras[SITUATIONS[name]])
@@ -148,7 +144,6 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     add_fan = self_draw and r.options.self_draw_bonus == "add_fan"
     best = None
     for codes in groups:
-        codes |= special
         pattern_extras = [c for c in r.pattern_extras if c in codes]
         for index, entry in enumerate(r.table):
             if entry.code not in codes:
@@ -166,9 +161,8 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     lines = _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped)
     # order of the other qualifying patterns: by table value, then rarer first; extras last
     enabled = {e.code: i for i, e in enumerate(r.table)} | dict.fromkeys(r.pattern_extras, -1)
-    qualifying = set().union(*groups) | special
     others = sorted(
-        (c for c in qualifying if c in enabled and c != entry.code),
+        (c for c in set().union(*groups) if c in enabled and c != entry.code),
         key=lambda c: (-_plain_value(r, c), -enabled[c]),
     )
     return Valuation(
