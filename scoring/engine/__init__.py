@@ -23,7 +23,15 @@ from .evaluate import (
 )
 from .melds import Meld, MeldGroup
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATIONS
-from .rulesets import PRESETS, Options, Ruleset, get_ruleset, option_schema, resolve_ruleset
+from .rulesets import (
+    PRESETS,
+    Options,
+    Ruleset,
+    get_ruleset,
+    option_schema,
+    resolve_ruleset,
+    ruleset_from_description,
+)
 from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
 from .waits import Readiness, Wait, chajiao_value, parse_waiting_hand, readiness, wait_valuations
 
@@ -58,6 +66,7 @@ __all__ = [
     "parse_winning_hand",
     "readiness",
     "resolve_ruleset",
+    "ruleset_from_description",
     "tile_name",
     "wait_valuations",
 ]

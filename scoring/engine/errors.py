@@ -74,6 +74,13 @@ class Collector:
     def extend(self, problems: Iterable[Problem]) -> None:
         self.problems.extend(problems)
 
+    def unknown_fields(self, data: dict, allowed: Iterable[str], path: str) -> None:
+        """A misspelt key is an error, never ignored (RULES §5)."""
+        if data.keys() <= set(allowed):
+            return
+        for key in sorted(set(data) - set(allowed)):
+            self.add("unknown_field", f"unknown field {key!r}", join_path(path, key))
+
     def attempt(self, fn: Callable[..., T], *args: Any, default: Any = None) -> T | Any:
         """``fn(*args)``, or ``default`` with the refusal's problems collected."""
         try:

@@ -135,7 +135,7 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     self_draw = bool(sig >> 12 & 1)
     situation = sig >> 13
     groups = [qualifying(facts) for facts in readings(sig)]
-    extras = dict(r.extras)
+    extras = r.extra_steps
     situational = [
         (SITUATIONS[name], extras[SITUATIONS[name]])
         for name, bit in SITUATION_BIT.items()
@@ -149,7 +149,7 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
             if entry.code not in codes:
                 continue
             gen = max(roots - entry.roots_included, 0)
-            steps = gen * extras["gen"] + sum(s for _, s in situational)
+            steps = gen * extras.get("gen", 0) + sum(s for _, s in situational)
             steps += len(pattern_extras) + add_fan
             total = r.step(entry.value, steps)
             rank = (total, index)
@@ -187,20 +187,21 @@ def _plain_value(r: Ruleset, code: str) -> int:
 def _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped) -> list[Line]:
     extra_op = "times" if r.curve == "multiple" else "add"
 
+    # the names the ruleset pins for its extras; optional patterns and 自摸 by their codes
+    names = {e.code: e.name for e in r.extras}
+
     def extra(code: str, steps: int) -> Line:
-        name = EXTRA_NAMES.get(code) or PATTERN_NAMES[code]
+        name = names.get(code) or EXTRA_NAMES.get(code) or PATTERN_NAMES[code]
         return Line(
             code, name.zh, name.en, extra_op, r.step(1, steps) if r.curve == "multiple" else steps
         )
 
-    name = PATTERN_NAMES[entry.code]
-    zh = entry.zh or name.zh
-    en = name.en
+    zh, en = entry.zh, entry.en
     if entry.roots_included:
         zh += f"（含{entry.roots_included}根）"
         en += f" (includes {entry.roots_included} root)"
     lines = [Line(entry.code, zh, en, "base", entry.value)]
-    gen_steps = dict(r.extras)["gen"]
+    gen_steps = r.extra_steps.get("gen", 0)
     lines += [extra("gen", gen_steps) for _ in range(gen)]
     lines += [extra(code, steps) for code, steps in situational]
     lines += [extra(code, 1) for code in pattern_extras]

@@ -211,8 +211,9 @@ def seat_label(seat: int) -> str:
 
 
 def session_multiplier(rec: HandRecord) -> int:
-    """xuezhan9's cross-hand doubling: 黄庄加倍 per drawn hand before, 连庄 from the third."""
-    if rec.ruleset.preset != "xuezhan9":
+    """Cross-hand doubling where the preset has it (xuezhan9): 黄庄加倍 per drawn hand before,
+    连庄 from the dealer's third hand in a row."""
+    if not rec.ruleset.session_doubling:
         return 1
     mult = 1 << rec.draws_before
     if rec.dealer_streak >= 2:
@@ -241,13 +242,6 @@ def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int
     return value
 
 
-def _unknown_fields(c: Collector, data: dict, allowed: set[str], path: str) -> None:
-    if data.keys() <= allowed:
-        return
-    for key in sorted(set(data) - allowed):
-        c.add("unknown_field", f"unknown field {key!r}", f"{path}.{key}" if path else key)
-
-
 def parse_record(data: Any) -> HandRecord:
     """A hand record from its JSON form; raises EngineError listing every problem found."""
     record, problems = read_record(data)
@@ -265,8 +259,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
     c = Collector()
-    _unknown_fields(
-        c,
+    c.unknown_fields(
         data,
         {
             "ruleset",
@@ -308,7 +301,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     if not isinstance(session, dict):
         c.add("invalid_session", "session is an object", "session")
     else:
-        _unknown_fields(c, session, {"draws_before", "dealer_streak"}, "session")
+        c.unknown_fields(session, {"draws_before", "dealer_streak"}, "session")
         draws_before = session.get("draws_before", 0)
         dealer_streak = session.get("dealer_streak", 0)
         for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
@@ -358,7 +351,7 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
 
 
 def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
-    _unknown_fields(c, ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
+    c.unknown_fields(ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
     before = len(c)
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
@@ -393,7 +386,7 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
 
 
 def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
-    _unknown_fields(c, ev, {"type", "from", "tile", "situation", "winners"}, path)
+    c.unknown_fields(ev, {"type", "from", "tile", "situation", "winners"}, path)
     before = len(c)
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
@@ -412,7 +405,7 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
         if not isinstance(w, dict):
             c.add("invalid_winner", "a winner is an object {seat, concealed, melds}", wpath)
             continue
-        _unknown_fields(c, w, {"seat", "concealed", "melds"}, wpath)
+        c.unknown_fields(w, {"seat", "concealed", "melds"}, wpath)
         seat = _seat(c, w.get("seat"), f"{wpath}.seat")
         concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
@@ -431,7 +424,7 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
         c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
         return None
-    _unknown_fields(c, raw, {"hands"}, "draw")
+    c.unknown_fields(raw, {"hands"}, "draw")
     shown = []
     for key, hand in sorted(raw["hands"].items()):
         path = f"draw.hands.{key}"
@@ -441,7 +434,7 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
         if not isinstance(hand, dict):
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
             continue
-        _unknown_fields(c, hand, {"concealed", "melds"}, path)
+        c.unknown_fields(hand, {"concealed", "melds"}, path)
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
@@ -466,7 +459,7 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
         if not isinstance(b, dict):
             c.add("invalid_bettor", "a bettor is {name, tile}", path)
             continue
-        _unknown_fields(c, b, {"name", "tile"}, path)
+        c.unknown_fields(b, {"name", "tile"}, path)
         name = b.get("name")
         if not isinstance(name, str) or not name.strip():
             c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
