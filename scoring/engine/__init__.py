@@ -33,7 +33,16 @@ from .rulesets import (
     ruleset_from_description,
 )
 from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
-from .waits import Readiness, Wait, chajiao_value, parse_waiting_hand, readiness, wait_valuations
+from .waits import (
+    Readiness,
+    Wait,
+    chajiao_owed,
+    chajiao_pick,
+    chajiao_value,
+    parse_waiting_hand,
+    readiness,
+    wait_valuations,
+)
 
 __all__ = [
     "EXTRA_NAMES",
@@ -52,6 +61,8 @@ __all__ = [
     "Valuation",
     "Wait",
     "WinningHand",
+    "chajiao_owed",
+    "chajiao_pick",
     "chajiao_value",
     "evaluate",
     "evaluate_key",

@@ -305,6 +305,55 @@ def evaluate_key(
     return v
 
 
+def evaluate_completions(
+    key: int, n_tiles: int, r: Ruleset, tiles: list[int], void: int | None = None
+) -> list[tuple[int, Valuation]]:
+    """The waits hot path: a waiting hand without melds completed by each of ``tiles``, as a
+    discard win, with the valuation of each that wins.
+
+    This is :func:`evaluate_key`'s concealed branch with what the candidates share worked out
+    once: each joins a suit the hand already holds (waits.winning_tiles), so the suits (three,
+    or the declared void) are the waiting hand's own, and so is the memo key but for the info
+    of the suit the tile joins.
+    """
+    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
+    km, kp, ks = suit_keys
+    suits = (km and 1) | (kp and 2) | (ks and 4)
+    if suits == 7 or (void is not None and suits >> void & 1):
+        return []
+    a, b, c = _get_info(km), _get_info(kp), _get_info(ks)
+    flags = (n_tiles == 13) << 8  # fourteen concealed tiles with the winning one: 七对 possible
+    # the memo key (see evaluate_key) without the info of suit 0, 1 or 2; None where one of
+    # the other two suits cannot be part of a win
+    partial = (
+        None if b is None or c is None else (b << 16 | c) << 9 | flags,
+        None if a is None or c is None else (a << 32 | c) << 9 | flags,
+        None if a is None or b is None else (a << 32 | b << 16) << 9 | flags,
+    )
+    memo = r.hands
+    out = []
+    for t in tiles:
+        suit = _SUIT_OF[t]
+        rest = partial[suit]
+        info = _get_info(suit_keys[suit] + _RANK_BIT[t])
+        if rest is None or info is None:
+            continue
+        hand = rest | info << _INFO_SHIFT[suit]
+        v = memo.get(hand)
+        if v is None:
+            infos = [a, b, c]
+            infos[suit] = info
+            v = memo[hand] = _value_concealed(r, *infos, n_tiles + 1, False, 0)
+        if v.__class__ is not str:
+            out.append((t, v))
+    return out
+
+
+_SUIT_OF = tuple(t // 9 for t in range(27))
+_RANK_BIT = tuple(1 << 3 * (t % 9) for t in range(27))  # a tile's bit within its suit key
+_INFO_SHIFT = (41, 25, 9)  # where each suit's info sits in the concealed memo key
+
+
 def evaluate_tiles(
     tiles,
     r: Ruleset,

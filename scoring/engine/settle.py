@@ -25,7 +25,7 @@ from .melds import Meld, MeldGroup, parse_melds
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import TILE_BIT, hand_key
 from .tiles import parse_suit, parse_tile, parse_tiles, rank_of, tile_name
-from .waits import is_huazhu, wait_valuations
+from .waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
 
 KONG_KINDS = ("concealed", "direct", "added")
 KONG_REASON = {"concealed": "kong_concealed", "direct": "kong_direct", "added": "kong_added"}
@@ -154,7 +154,8 @@ class DrawSeat:
     huazhu: bool
     ready: bool
     waits: tuple[tuple[int, Valuation, bool], ...]  # (tile, valuation, dead)
-    chajiao_value: int | None
+    chajiao_value: int | None  # what each not-ready player pays him; None: not ready, 查叫 off
+    chajiao_wait: Valuation | None = None  # the wait 查叫 values him by (waits.chajiao_pick)
 
     def as_dict(self, r: Ruleset) -> dict[str, Any]:
         return {
@@ -796,14 +797,10 @@ class _Replay:
         void = self.rec.declared_void[h.seat]
         if is_huazhu(key, mg, void):
             return DrawSeat(h.seat, True, False, (), None)
-        waits = tuple(
-            (t, v, seen[t] >= 4) for t, v in wait_valuations(key, len(h.concealed), r, mg, void)
-        )
-        counting = [v.value for _, v, dead in waits if r.options.dead_wait_counts or not dead]
-        value = None
-        if counting:
-            value = min(counting) if r.options.chajiao == "min" else max(counting)
-        return DrawSeat(h.seat, False, bool(counting), waits, value)
+        candidates = wait_valuations(key, len(h.concealed), r, mg, void)
+        waits = tuple((t, v, seen[t] >= 4) for t, v in candidates)
+        pick = chajiao_pick(r, candidates, {t for t, _, dead in waits if dead})
+        return DrawSeat(h.seat, False, pick is not None, waits, chajiao_owed(r, pick), pick)
 
     def charge_draw(self, analysis: dict[int, DrawSeat]) -> None:
         r, o = self.r, self.r.options
@@ -819,14 +816,13 @@ class _Replay:
                 else:
                     amount = o.huazhu
                 self.pay(h.seat, d.seat, amount * self.unit, "huazhu", None)
-        # b. 查叫
-        if o.chajiao != "off":
-            for d in analysis.values():
-                if d.ready or d.huazhu:
-                    continue
-                for t in analysis.values():
-                    if t.ready:
-                        self.pay(d.seat, t.seat, t.chajiao_value * self.unit, "chajiao", None)
+        # b. 查叫 (a ready hand has no 查叫 value when 查叫 is off: nothing is paid)
+        for d in analysis.values():
+            if d.ready or d.huazhu:
+                continue
+            for t in analysis.values():
+                if t.chajiao_value is not None:
+                    self.pay(d.seat, t.seat, t.chajiao_value * self.unit, "chajiao", None)
         # c. 退税
         if o.refund_kongs:
             for d in analysis.values():
@@ -838,11 +834,9 @@ class _Replay:
                             self.pay(d.seat, payer, amount, "kong_refund", None)
 
     def chajiao_plus_one(self, d: DrawSeat) -> int:
-        """xuezhan9's 花猪 penalty: the ready player's 查叫 win with one more fan, capped."""
-        counting = [v for _, v, dead in d.waits if self.r.options.dead_wait_counts or not dead]
-        pick = min if self.r.options.chajiao == "min" else max
-        v = pick(counting, key=lambda v: v.value)
-        return self.r.capped_value(self.r.step(v.total, 1))[0]
+        """The 花猪 penalty ``chajiao_plus_fan`` (xuezhan9): the ready player's 查叫 wait with
+        one more step of the curve (one more fan), capped."""
+        return self.r.capped_value(self.r.step(d.chajiao_wait.total, 1))[0]
 
     # the whole record
 
