@@ -58,6 +58,11 @@ class EngineError(ValueError):
         return [p.as_dict() for p in self.problems]
 
 
+def is_int(v: Any) -> bool:
+    """A whole number in JSON (``true`` is not one)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 class Collector:
     """The problems found while reading one input: every parser of the engine reports them all
     at once (a scorer fixes a record in one go), never only the first."""

@@ -22,7 +22,7 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from core.names import Name
 
-from .errors import Collector, EngineError, Problem, join_path
+from .errors import Collector, EngineError, Problem, is_int, join_path
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS
 
 Curve = Literal["fan", "multiple", "points"]
@@ -72,10 +72,6 @@ _OPTION_ORDER = tuple(f.name for f in fields(Options))
 _OPTION_KEYS = frozenset(_OPTION_ORDER)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _check_option(key: str, value: Any, path: str) -> Problem | None:
     def bad(expect: str) -> Problem:
         return Problem("invalid_option", f"option {key!r} must be {expect}, got {value!r}", path)
@@ -87,13 +83,13 @@ def _check_option(key: str, value: Any, path: str) -> Problem | None:
         if not isinstance(value, bool):
             return bad("true or false")
     elif key in _COUNTS:
-        if not _is_int(value) or value < 0:
+        if not is_int(value) or value < 0:
             return bad("a whole number ≥ 0")
     elif key == "cap":
-        if value is not None and (not _is_int(value) or value < 1):
+        if value is not None and (not is_int(value) or value < 1):
             return bad("a whole number ≥ 1 or null")
     elif key == "huazhu" and not (
-        (_is_int(value) and value >= 0) or value in ("cap", "chajiao_plus_fan")
+        (is_int(value) and value >= 0) or value in ("cap", "chajiao_plus_fan")
     ):
         return bad('a whole number ≥ 0, "cap" or "chajiao_plus_fan"')
     return None
@@ -635,7 +631,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         return value
 
     def whole(value: Any, where: str, least: int = 0) -> int:
-        if not _is_int(value) or value < least:
+        if not is_int(value) or value < least:
             c.add("invalid_description", f"must be a whole number ≥ {least}", where)
         return value
 
