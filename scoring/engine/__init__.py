@@ -8,6 +8,9 @@ Public API::
                                "melds": [{"kind": "kong", "tile": "8s"}]})
     evaluate(hand, "qq").as_dict()   # {"win": True, "pattern": "qingyise", "fan": 4, "value": 8, …}
     readiness(parse_tiles("1112345678999m"), "chengdu").as_dict()
+
+    pinned = ruleset_from_description(stored_description)  # the rules a hand was recorded with
+    evaluate(hand, pinned)
 """
 
 from .errors import EngineError, Problem

@@ -1,9 +1,7 @@
 """查叫 at the draw (RULES §4.6b, §3.5 chajiao and dead_wait_counts):
 ``settle/payments.py: chajiao_payments``, the wait from ``waits.chajiao_pick``.
 
-Every expected amount below is worked out by hand from RULES.md; each docstring lists every
-payment (payer → payee amount, why). The values of the four presets are summed up in
-``hands.py``. Seats are 0–3 in play order; the dealer is seat 0 unless a test says otherwise.
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """The next dealer (RULES §3.1–§3.4) and xuezhan9's session doubling (§3.4 黄庄加倍, 连庄):
 ``settle/dealer.py``.
 
-Every expected amount below is worked out by hand from RULES.md; each docstring lists every
-payment (payer → payee amount, why). The values of the four presets are summed up in
-``hands.py``. Seats are 0–3 in play order; the dealer is seat 0 unless a test says otherwise.
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """查花猪 at the draw (RULES §4.6a, §3.5 huazhu): ``settle/payments.py: huazhu_payments``.
 
-Every expected amount below is worked out by hand from RULES.md; each docstring lists every
-payment (payer → payee amount, why). The values of the four presets are summed up in
-``hands.py``. Seats are 0–3 in play order; the dealer is seat 0 unless a test says otherwise.
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
 """
 
 from __future__ import annotations

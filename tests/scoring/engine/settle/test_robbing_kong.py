@@ -1,9 +1,7 @@
 """抢杠 (RULES §4.5) and 杠钱归胡家 (§3.4): the robbed player pays as a discarder, the
 cancelled kong pays nothing; ``settle/payments.py: robbed_kong_to_robber``.
 
-Every expected amount below is worked out by hand from RULES.md; each docstring lists every
-payment (payer → payee amount, why). The values of the four presets are summed up in
-``hands.py``. Seats are 0–3 in play order; the dealer is seat 0 unless a test says otherwise.
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """Win payments (RULES §4.2, §4.3, §3.5 self_draw_bonus and kong_flower_after_direct; the
 base of §3): ``settle/payments.py: win_payments``.
 
-Every expected amount below is worked out by hand from RULES.md; each docstring lists every
-payment (payer → payee amount, why). The values of the four presets are summed up in
-``hands.py``. Seats are 0–3 in play order; the dealer is seat 0 unless a test says otherwise.
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
 """
 
 from __future__ import annotations
