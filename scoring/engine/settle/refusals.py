@@ -147,13 +147,13 @@ def refuse_draw(
     still_in: Sequence[int],
     ended: bool,
     kongs_made: Sequence[Kong],
-) -> bool:
+) -> None:
     """A draw after the hand ended, a player still in who does not show his tiles, a winner
     who does, a shown hand that is not 13 effective tiles or whose kongs are not his kong
-    events: refused (True when the hand was already over)."""
+    events."""
     if ended:
         c.add("draw_after_end", "the hand was over before the wall ran out", "draw")
-        return True
+        return
     for s in still_in:
         if s not in shown:
             c.add(
@@ -173,7 +173,6 @@ def refuse_draw(
                 f"draw.hands.{h.seat}.concealed",
             )
         refuse_melds(c, h.seat, h.melds, kongs_made, f"draw.hands.{h.seat}.melds")
-    return False
 
 
 def record_parts(rec: HandRecord, cancelled: set[int]) -> Iterator[tuple[tuple[int, ...], str]]:

@@ -45,7 +45,7 @@ class Replay:
         self.c.extend(problems or ())
         self.ledger = payments.Ledger(rec.base * session_multiplier(rec))
         self.in_hand = [True, True, True, True]
-        self.kongs: list[Kong] = []  # declared so far, robbed ones included
+        self.kongs: list[Kong] = []  # the kongs made so far (a robbed one was never made)
         self.wins: list[WinResult] = []
         self.n_winners = 0
         self.ended = False
@@ -55,10 +55,6 @@ class Replay:
 
     def others_in(self, seat: int) -> list[int]:
         return [s for s in range(4) if s != seat and self.in_hand[s]]
-
-    def kongs_before(self, index: int) -> list[Kong]:
-        """The kongs that stand before event ``index`` (robbed ones never stood)."""
-        return [k for k in self.kongs if k.index < index and k.index not in self.cancelled]
 
     def seen(self) -> Counter:
         if self._seen is None:
@@ -99,12 +95,12 @@ class Replay:
     def kong(self, k: Kong, path: str) -> None:
         if refusals.refuse_kong(self.c, k, self.in_hand, path):
             return
-        self.kongs.append(k)
         if k.index not in self.cancelled:
+            self.kongs.append(k)
             payments.kong_payments(self.ledger, k, self.r.options, self.others_in(k.seat))
 
     def win(self, w: Win, path: str) -> None:
-        before = len(self.c)
+        before = len(self.c.problems)
         prev = self.rec.events[w.index - 1] if w.index else None
         prev_kong = prev if isinstance(prev, Kong) else None
         refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
@@ -121,9 +117,7 @@ class Replay:
             wpath = f"{path}.winners[{j}]"
             hand = WinningHand(x.concealed, w.tile, x.melds, w.from_ is None, s)
             refusals.refuse_winning_hand(self.c, hand, wpath, path)
-            refusals.refuse_melds(
-                self.c, x.seat, x.melds, self.kongs_before(w.index), f"{wpath}.melds"
-            )
+            refusals.refuse_melds(self.c, x.seat, x.melds, self.kongs, f"{wpath}.melds")
             v = evaluate_key(
                 hand_key(x.concealed) + TILE_BIT[w.tile],
                 len(x.concealed) + 1,
@@ -143,7 +137,7 @@ class Replay:
         self.n_winners += len(w.winners)
         if self.rec.mode == "single" or self.n_winners >= 3:
             self.ended = True
-        if len(self.c) > before:
+        if len(self.c.problems) > before:
             return
         self.first_win = self.first_win or w
         for seat, v in valued:
@@ -165,8 +159,8 @@ class Replay:
         """流局: every player still in shows his tiles; then 查花猪, 查叫, 退税 (RULES §4.6)."""
         still_in = [s for s in range(4) if self.in_hand[s]]
         shown = {h.seat: h for h in self.rec.draw}
-        kongs = self.kongs_before(len(self.rec.events))
-        if refusals.refuse_draw(self.c, shown, still_in, self.ended, kongs) or len(self.c):
+        refusals.refuse_draw(self.c, shown, still_in, self.ended, self.kongs)
+        if self.c.problems:  # the draw's, or an earlier event's: nothing to settle on
             return None
         seats = tuple(self.show(shown[s]) for s in still_in)
         payments.huazhu_payments(self.ledger, seats, self.r)
