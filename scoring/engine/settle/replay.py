@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..errors import Collector, EngineError, Problem
-from ..evaluate import WinningHand, evaluate_key, situation_bits
+from ..evaluate import Valuation, WinningHand, evaluate_key, situation_bits
 from ..melds import MeldGroup
 from ..shapes import TILE_BIT, hand_key
 from ..waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
@@ -143,7 +143,16 @@ class Replay:
         for seat, v in valued:
             self.pay_win(w, seat, v, prev_kong, after_direct, was_in)
 
-    def pay_win(self, w, seat, v, prev_kong, after_direct, was_in) -> None:
+    def pay_win(
+        self,
+        w: Win,
+        seat: int,
+        v: Valuation,
+        prev_kong: Kong | None,
+        after_direct: bool,
+        was_in: list[bool],
+    ) -> None:
+        """The win, then what 杠上炮 (呼叫转移) or 抢杠 (杠钱归胡家) add to it."""
         konged = prev_kong.from_ if after_direct else None
         amount = payments.win_payments(self.ledger, w, seat, v, self.others_in(seat), konged)
         self_draw = w.from_ is None and not after_direct
