@@ -8,6 +8,9 @@ Public API::
                                "melds": [{"kind": "kong", "tile": "8s"}]})
     evaluate(hand, "qq").as_dict()   # {"win": True, "pattern": "qingyise", "fan": 4, "value": 8, …}
     readiness(parse_tiles("1112345678999m"), "chengdu").as_dict()
+
+    pinned = ruleset_from_description(stored_description)  # the rules a hand was recorded with
+    evaluate(hand, pinned)
 """
 
 from .errors import EngineError, Problem
@@ -23,9 +26,26 @@ from .evaluate import (
 )
 from .melds import Meld, MeldGroup
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATIONS
-from .rulesets import PRESETS, Options, Ruleset, get_ruleset, option_schema, resolve_ruleset
+from .rulesets import (
+    PRESETS,
+    Options,
+    Ruleset,
+    get_ruleset,
+    option_schema,
+    resolve_ruleset,
+    ruleset_from_description,
+)
 from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
-from .waits import Readiness, Wait, chajiao_value, parse_waiting_hand, readiness, wait_valuations
+from .waits import (
+    Readiness,
+    Wait,
+    chajiao_owed,
+    chajiao_pick,
+    chajiao_value,
+    parse_waiting_hand,
+    readiness,
+    wait_valuations,
+)
 
 __all__ = [
     "EXTRA_NAMES",
@@ -44,6 +64,8 @@ __all__ = [
     "Valuation",
     "Wait",
     "WinningHand",
+    "chajiao_owed",
+    "chajiao_pick",
     "chajiao_value",
     "evaluate",
     "evaluate_key",
@@ -58,6 +80,7 @@ __all__ = [
     "parse_winning_hand",
     "readiness",
     "resolve_ruleset",
+    "ruleset_from_description",
     "tile_name",
     "wait_valuations",
 ]

@@ -6,7 +6,11 @@ into the submitted data (where), so the API can answer in the project's one erro
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,47 @@ class EngineError(ValueError):
 
     def as_dicts(self) -> list[dict[str, str]]:
         return [p.as_dict() for p in self.problems]
+
+
+def is_int(v: Any) -> bool:
+    """A whole number in JSON (``true`` is not one)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+class Collector:
+    """The problems found while reading one input: every parser of the engine reports them all
+    at once (a scorer fixes a record in one go), never only the first."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def __len__(self) -> int:
+        return len(self.problems)
+
+    def add(self, code: str, message: str, path: str) -> None:
+        self.problems.append(Problem(code, message, path))
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        self.problems.extend(problems)
+
+    def unknown_fields(self, data: dict, allowed: Iterable[str], path: str) -> None:
+        """A misspelt key is an error, never ignored (RULES §5)."""
+        if data.keys() <= set(allowed):
+            return
+        for key in sorted(set(data) - set(allowed)):
+            self.add("unknown_field", f"unknown field {key!r}", join_path(path, key))
+
+    def attempt(self, fn: Callable[..., T], *args: Any, default: Any = None) -> T | Any:
+        """``fn(*args)``, or ``default`` with the refusal's problems collected."""
+        try:
+            return fn(*args)
+        except EngineError as e:
+            self.problems.extend(e.problems)
+            return default
+
+    def raise_if_any(self) -> None:
+        if self.problems:
+            raise EngineError.many(self.problems)
 
 
 def join_path(prefix: str, path: str) -> str:

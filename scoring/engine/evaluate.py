@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import EngineError, Problem
+from .errors import Collector, EngineError, Problem
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
-from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS
+from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS, Fact, qualifying
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import (
     COMBINE,
@@ -41,6 +41,24 @@ NOT_A_WINNING_SHAPE = "not_a_winning_shape"
 
 _HEAVENLY = SITUATION_BIT["heavenly"]
 _EARTHLY = SITUATION_BIT["earthly"]
+# A hand signature: bits 0-3 the reachable split facts (shapes.py), 4 seven pairs, 5 one suit,
+# 6 only 2/5/8, 7 four melds, 8-11 roots, 12 self-draw, 13 on the situation flags.
+# Facts as plain ints: readings() runs for every new signature.
+_STANDARD, _TRIPLETS, _TERMINALS, _SEVEN_PAIRS = (
+    int(f) for f in (Fact.STANDARD, Fact.TRIPLETS, Fact.TERMINALS, Fact.SEVEN_PAIRS)
+)
+#: signature bits that are facts of the whole hand, whichever way it is read
+_WHOLE_HAND_FACTS = tuple(
+    (bits, int(fact))
+    for bits, fact in (
+        (1 << 5, Fact.ONE_SUIT),
+        (1 << 6, Fact.ONLY_258),
+        (1 << 7, Fact.FOUR_MELDS),
+        (15 << 8, Fact.ROOT),
+        (_HEAVENLY << 13, Fact.HEAVENLY),
+        (_EARTHLY << 13, Fact.EARTHLY),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -93,53 +111,31 @@ class Valuation:
         return [line.as_dict(self.unit) for line in self.lines]
 
 
-def _group_patterns(facts: int, qidui: bool, qing: bool, all258: bool, golden: bool, roots: int):
-    """The pattern codes each split of the hand qualifies for (RULES §2 pattern facts)."""
-    groups = []
-    for i in range(4):
-        if not facts >> i & 1:
-            continue
-        t, y = i >> 1, i & 1
-        codes = {"pinghu"}
-        if t:
-            codes.add("duiduihu")
-            if qing:
-                codes.add("qingdui")
-            if all258:
-                codes.add("jiangdui")
-        if qing:
-            codes.add("qingyise")
-        if y:
-            codes.add("daiyaojiu")
-            if qing:
-                codes.add("qingyaojiu")
-        if golden:
-            codes.add("jingoudiao")
-        groups.append(codes)
-    if qidui:
-        codes = {"qidui"}
-        if roots:
-            codes.add("longqidui")
-        if qing:
-            codes |= {"qingyise", "qingqidui"} | ({"qinglongqidui"} if roots else set())
-        groups.append(codes)
-    return groups
+def readings(sig: int) -> list[int]:
+    """The facts (:class:`~.patterns.Fact`) of every reading of a hand signature: each standard
+    split it allows (all triplets or not, terminals or not), and 七对."""
+    whole = 0
+    for bits, fact in _WHOLE_HAND_FACTS:
+        if sig & bits:
+            whole |= fact
+    out = []
+    for split in range(4):  # split fact bit 2*t + y (shapes.py)
+        if sig >> split & 1:
+            triplets = _TRIPLETS if split & 2 else 0
+            terminals = _TERMINALS if split & 1 else 0
+            out.append(whole | _STANDARD | triplets | terminals)
+    if sig & INFO_EVEN:
+        out.append(whole | _SEVEN_PAIRS)
+    return out
 
 
 def value_signature(r: Ruleset, sig: int) -> Valuation:
     """Value a hand signature under a ruleset (slow path, memoised by :func:`evaluate_key`)."""
-    facts = sig & 15
-    qidui, qing, all258, golden = (bool(sig >> b & 1) for b in (4, 5, 6, 7))
     roots = sig >> 8 & 15
     self_draw = bool(sig >> 12 & 1)
     situation = sig >> 13
-    groups = _group_patterns(facts, qidui, qing, all258, golden, roots)
-    special = set()
-    if situation & _HEAVENLY:
-        special.add("tianhu")
-    if situation & _EARTHLY:
-        special.add("dihu")
-    extras = dict(r.extras)
+    groups = [qualifying(facts) for facts in readings(sig)]
+    extras = r.extra_steps
     situational = [
         (SITUATIONS[name], extras[SITUATIONS[name]])
         for name, bit in SITUATION_BIT.items()
@@ -148,13 +144,12 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     add_fan = self_draw and r.options.self_draw_bonus == "add_fan"
     best = None
     for codes in groups:
-        codes |= special
         pattern_extras = [c for c in r.pattern_extras if c in codes]
         for index, entry in enumerate(r.table):
             if entry.code not in codes:
                 continue
             gen = max(roots - entry.roots_included, 0)
-            steps = gen * extras["gen"] + sum(s for _, s in situational)
+            steps = gen * extras.get("gen", 0) + sum(s for _, s in situational)
             steps += len(pattern_extras) + add_fan
             total = r.step(entry.value, steps)
             rank = (total, index)
@@ -166,9 +161,8 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     lines = _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped)
     # order of the other qualifying patterns: by table value, then rarer first; extras last
     enabled = {e.code: i for i, e in enumerate(r.table)} | dict.fromkeys(r.pattern_extras, -1)
-    qualifying = set().union(*groups) | special
     others = sorted(
-        (c for c in qualifying if c in enabled and c != entry.code),
+        (c for c in set().union(*groups) if c in enabled and c != entry.code),
         key=lambda c: (-_plain_value(r, c), -enabled[c]),
     )
     return Valuation(
@@ -193,20 +187,21 @@ def _plain_value(r: Ruleset, code: str) -> int:
 def _lines(r, entry, gen, situational, pattern_extras, add_fan, bonus, capped) -> list[Line]:
     extra_op = "times" if r.curve == "multiple" else "add"
 
+    # the names the ruleset pins for its extras; optional patterns and 自摸 by their codes
+    names = {e.code: e.name for e in r.extras}
+
     def extra(code: str, steps: int) -> Line:
-        name = EXTRA_NAMES.get(code) or PATTERN_NAMES[code]
+        name = names.get(code) or EXTRA_NAMES.get(code) or PATTERN_NAMES[code]
         return Line(
             code, name.zh, name.en, extra_op, r.step(1, steps) if r.curve == "multiple" else steps
         )
 
-    name = PATTERN_NAMES[entry.code]
-    zh = entry.zh or name.zh
-    en = name.en
+    zh, en = entry.zh, entry.en
     if entry.roots_included:
         zh += f"（含{entry.roots_included}根）"
         en += f" (includes {entry.roots_included} root)"
     lines = [Line(entry.code, zh, en, "base", entry.value)]
-    gen_steps = dict(r.extras)["gen"]
+    gen_steps = r.extra_steps.get("gen", 0)
     lines += [extra("gen", gen_steps) for _ in range(gen)]
     lines += [extra(code, steps) for code, steps in situational]
     lines += [extra(code, 1) for code in pattern_extras]
@@ -308,6 +303,55 @@ def evaluate_key(
     if v is None:
         v = r.memo[sig] = value_signature(r, sig)
     return v
+
+
+def evaluate_completions(
+    key: int, n_tiles: int, r: Ruleset, tiles: list[int], void: int | None = None
+) -> list[tuple[int, Valuation]]:
+    """The waits hot path: a waiting hand without melds completed by each of ``tiles``, as a
+    discard win, with the valuation of each that wins.
+
+    This is :func:`evaluate_key`'s concealed branch with what the candidates share worked out
+    once: each joins a suit the hand already holds (waits.winning_tiles), so the suits (three,
+    or the declared void) are the waiting hand's own, and so is the memo key but for the info
+    of the suit the tile joins.
+    """
+    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
+    km, kp, ks = suit_keys
+    suits = (km and 1) | (kp and 2) | (ks and 4)
+    if suits == 7 or (void is not None and suits >> void & 1):
+        return []
+    a, b, c = _get_info(km), _get_info(kp), _get_info(ks)
+    flags = (n_tiles == 13) << 8  # fourteen concealed tiles with the winning one: 七对 possible
+    # the memo key (see evaluate_key) without the info of suit 0, 1 or 2; None where one of
+    # the other two suits cannot be part of a win
+    partial = (
+        None if b is None or c is None else (b << 16 | c) << 9 | flags,
+        None if a is None or c is None else (a << 32 | c) << 9 | flags,
+        None if a is None or b is None else (a << 32 | b << 16) << 9 | flags,
+    )
+    memo = r.hands
+    out = []
+    for t in tiles:
+        suit = _SUIT_OF[t]
+        rest = partial[suit]
+        info = _get_info(suit_keys[suit] + _RANK_BIT[t])
+        if rest is None or info is None:
+            continue
+        hand = rest | info << _INFO_SHIFT[suit]
+        v = memo.get(hand)
+        if v is None:
+            infos = [a, b, c]
+            infos[suit] = info
+            v = memo[hand] = _value_concealed(r, *infos, n_tiles + 1, False, 0)
+        if v.__class__ is not str:
+            out.append((t, v))
+    return out
+
+
+_SUIT_OF = tuple(t // 9 for t in range(27))
+_RANK_BIT = tuple(1 << 3 * (t % 9) for t in range(27))  # a tile's bit within its suit key
+_INFO_SHIFT = (41, 25, 9)  # where each suit's info sits in the concealed memo key
 
 
 def evaluate_tiles(
@@ -442,14 +486,14 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
     # meld copies are summed per tile: two melds of one tile are already six copies or more
     in_melds: dict[int, int] = {}
     for m in h.melds:
-        in_melds[m.tile] = in_melds.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+        in_melds[m.tile] = in_melds.get(m.tile, 0) + m.size
     for t, n_meld in in_melds.items():
         if tiles.count(t) + n_meld > 4:
             over.add(t)
     if over:
         counts = Counter(tiles)
         for m in h.melds:
-            counts[m.tile] += 4 if m.kind == "kong" else 3
+            counts[m.tile] += m.size
         problems += check_copies({t: counts[t] for t in over}, f"{pre}concealed")
     s = h.situation
     if not s:
@@ -541,33 +585,16 @@ def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
     if not isinstance(data, dict):
         raise EngineError("invalid_hand", "a hand is an object", path)
     pre = f"{path}." if path else ""
-    problems: list[Problem] = []
-    concealed: tuple[int, ...] = ()
-    winning = void = None
-    situation: frozenset[str] = frozenset()
-    try:
-        concealed = parse_tiles(data.get("concealed", ""), f"{pre}concealed")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        winning = parse_tile(data.get("winning_tile"), f"{pre}winning_tile")
-    except EngineError as e:
-        problems += e.problems
-    melds, meld_problems = parse_melds(data.get("melds"), f"{pre}melds")
-    problems += meld_problems
+    c = Collector()
+    concealed = c.attempt(parse_tiles, data.get("concealed", ""), f"{pre}concealed", default=())
+    winning = c.attempt(parse_tile, data.get("winning_tile"), f"{pre}winning_tile")
+    melds = parse_melds(c, data.get("melds"), f"{pre}melds")
     self_draw = data.get("self_draw", False)
     if not isinstance(self_draw, bool):
-        problems.append(Problem("invalid_type", "self_draw is true or false", f"{pre}self_draw"))
-    try:
-        situation = parse_situation(data.get("situation"), f"{pre}situation")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        void = parse_suit(data.get("declared_void"), f"{pre}declared_void")
-    except EngineError as e:
-        problems += e.problems
-    if problems:
-        raise EngineError.many(problems)
+        c.add("invalid_type", "self_draw is true or false", f"{pre}self_draw")
+    situation = c.attempt(parse_situation, data.get("situation"), f"{pre}situation")
+    void = c.attempt(parse_suit, data.get("declared_void"), f"{pre}declared_void")
+    c.raise_if_any()
     return WinningHand(
         concealed=concealed,
         winning_tile=winning,
@@ -583,17 +610,15 @@ def parse_situation(data: Any, path: str) -> frozenset[str]:
         return frozenset()
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
         raise EngineError("invalid_situation", "situation is a list of flag names", path)
-    problems = [
-        Problem(
-            "unknown_situation",
-            f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
-            f"{path}[{i}]",
-        )
-        for i, x in enumerate(data)
-        if x not in SITUATIONS
-    ]
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    for i, x in enumerate(data):
+        if x not in SITUATIONS:
+            c.add(
+                "unknown_situation",
+                f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
+                f"{path}[{i}]",
+            )
+    c.raise_if_any()
     return frozenset(data)
 
 

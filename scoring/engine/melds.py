@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .errors import EngineError, Problem
+from .errors import Collector
 from .shapes import ALL_FACTS, COMBINE, TILE_BIT, meld_facts, only_258
 from .tiles import parse_tile, suit_of, tile_name
 
@@ -20,6 +20,11 @@ class Meld:
     kind: str
     tile: int
     concealed: bool = False
+
+    @property
+    def size(self) -> int:
+        """Tiles in the meld: 4 for a kong, 3 for a pung (in the shape count a kong is 3)."""
+        return 4 if self.kind == "kong" else 3
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "tile": tile_name(self.tile), "concealed": self.concealed}
@@ -36,7 +41,7 @@ class MeldGroup:
     all258: bool
     kongs: int
     pung_bits: int  # hand-key low bit of each pung's tile: a fourth copy in hand is a root
-    key: int  # hand key of the meld tiles themselves (3 for a pung, 4 for a kong)
+    key: int  # hand key of the meld tiles themselves (each meld's size)
 
     @classmethod
     @lru_cache(maxsize=4096)
@@ -45,7 +50,7 @@ class MeldGroup:
         for m in melds:
             facts = COMBINE[facts][meld_facts(m.tile)]
             suits |= 1 << suit_of(m.tile)
-            key += TILE_BIT[m.tile] * (4 if m.kind == "kong" else 3)
+            key += TILE_BIT[m.tile] * m.size
             if m.kind == "pung":
                 pung_bits |= TILE_BIT[m.tile]
         return cls(
@@ -63,47 +68,34 @@ class MeldGroup:
 NO_MELDS = MeldGroup.of(())
 
 
-def parse_melds(data: Any, path: str) -> tuple[tuple[Meld, ...], list[Problem]]:
+def parse_melds(c: Collector, data: Any, path: str) -> tuple[Meld, ...]:
     """Melds from JSON: ``[{"kind": "pung"|"kong", "tile": "5p", "concealed": bool}]``."""
     if data is None:
-        return (), []
+        return ()
     if not isinstance(data, list):
-        return (), [Problem("invalid_melds", "melds must be a list", path)]
-    out, problems = [], []
+        c.add("invalid_melds", "melds must be a list", path)
+        return ()
+    out = []
     if len(data) > 4:
-        problems.append(Problem("too_many_melds", "a hand has at most four melds", path))
+        c.add("too_many_melds", "a hand has at most four melds", path)
     for i, item in enumerate(data):
         p = f"{path}[{i}]"
         if not isinstance(item, dict):
-            problems.append(Problem("invalid_meld", "a meld is an object {kind, tile}", p))
+            c.add("invalid_meld", "a meld is an object {kind, tile}", p)
             continue
         unknown = sorted(set(item) - {"kind", "tile", "concealed"})
         if unknown:
-            problems.append(
-                Problem("unknown_field", f"unknown meld field {unknown[0]!r}", f"{p}.{unknown[0]}")
-            )
+            c.add("unknown_field", f"unknown meld field {unknown[0]!r}", f"{p}.{unknown[0]}")
         kind = item.get("kind")
         if kind not in MELD_KINDS:
-            problems.append(
-                Problem(
-                    "invalid_meld_kind",
-                    f"a meld is a pung or a kong, got {kind!r}",
-                    f"{p}.kind",
-                )
-            )
+            c.add("invalid_meld_kind", f"a meld is a pung or a kong, got {kind!r}", f"{p}.kind")
         concealed = item.get("concealed", False)
         if not isinstance(concealed, bool):
-            problems.append(Problem("invalid_type", "concealed is true or false", f"{p}.concealed"))
+            c.add("invalid_type", "concealed is true or false", f"{p}.concealed")
             concealed = False
         if kind == "pung" and concealed:
-            problems.append(
-                Problem("concealed_pung", "a pung is always exposed (碰)", f"{p}.concealed")
-            )
-        try:
-            t = parse_tile(item.get("tile"), f"{p}.tile")
-        except EngineError as e:
-            problems.extend(e.problems)
-            continue
-        if kind in MELD_KINDS:
+            c.add("concealed_pung", "a pung is always exposed (碰)", f"{p}.concealed")
+        t = c.attempt(parse_tile, item.get("tile"), f"{p}.tile")
+        if t is not None and kind in MELD_KINDS:
             out.append(Meld(kind, t, concealed))
-    return tuple(out), problems
+    return tuple(out)

@@ -1,23 +1,35 @@
-"""Rule systems as data (RULES §3): four presets and their negotiable options.
+"""Rule systems as data (RULES §3): the presets and their negotiable options.
 
 A ruleset is addressed as a preset name or ``{"preset": NAME, "options": {KEY: VALUE}}``.
-Resolving one gives an immutable :class:`Ruleset` whose :meth:`Ruleset.as_dict` is a complete,
-JSON-serialisable description and whose :attr:`Ruleset.fingerprint` (SHA-256 of the canonical
-JSON) lets a stored hand prove which rules settled it.
+Resolving one gives an immutable :class:`Ruleset` whose :meth:`Ruleset.as_dict` is its
+complete, JSON-serialisable description and whose :attr:`Ruleset.fingerprint` (SHA-256 of the
+canonical JSON) lets a stored hand prove which rules settled it.
+
+Rules are pinned: a preset carries a ``version`` (changing a table adds one), and
+:func:`ruleset_from_description` rebuilds the exact ruleset from a stored description without
+reading today's :data:`PRESETS`, so a hand is re-settled under the rules it was recorded with.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Literal
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
-from .errors import EngineError, Problem
-from .patterns import EXTRA_NAMES, PATTERN_NAMES
+from core.names import Name
+
+from .errors import Collector, EngineError, Problem, is_int, join_path
+from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS
 
 Curve = Literal["fan", "multiple", "points"]
+CURVES: tuple[str, ...] = ("fan", "multiple", "points")
 CAP = "cap"  # a pattern worth the cap itself (满格): 天胡/地胡 in chengdu
+#: who deals next (RULES §3.1–§3.4): 普通 the discarder / 血战 dice, or the first winner
+NEXT_DEALERS = ("discarder_or_dice", "first_winner")
 
 #: the unit of each curve, as named in API output
 UNIT = {"fan": "fan", "multiple": "multiple", "points": "points"}
@@ -56,14 +68,13 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 _COUNTS = ("kong_concealed", "kong_added", "kong_direct")
 _BOOLS = tuple(f.name for f in fields(Options) if f.type == "bool")
+_OPTION_ORDER = tuple(f.name for f in fields(Options))
+_OPTION_KEYS = frozenset(_OPTION_ORDER)
 
 
 def _check_option(key: str, value: Any, path: str) -> Problem | None:
     def bad(expect: str) -> Problem:
         return Problem("invalid_option", f"option {key!r} must be {expect}, got {value!r}", path)
-
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
 
     if key in _CHOICES:
         if value not in _CHOICES[key]:
@@ -84,13 +95,29 @@ def _check_option(key: str, value: Any, path: str) -> Problem | None:
     return None
 
 
+def _check_options(c: Collector, given: dict, path: str, *, complete: bool = False) -> None:
+    """Every problem of an options object: unknown keys, wrong values (and, for a stored
+    description, missing keys)."""
+    for key in sorted(given):
+        opt_path = f"{path}.{key}"
+        if key not in _OPTION_KEYS:
+            c.add("unknown_option", f"unknown option {key!r}", opt_path)
+        elif problem := _check_option(key, given[key], opt_path):
+            c.extend([problem])
+    if complete:
+        for key in sorted(_OPTION_KEYS - set(given)):
+            c.add("missing_option", f"option {key!r} is missing", f"{path}.{key}")
+
+
 @dataclass(frozen=True)
 class PatternEntry:
-    """One row of a preset's base-pattern table.
+    """One row of a base-pattern table.
 
-    ``value`` is in the curve's unit (fan, multiple or points), or ``"cap"``;
-    ``roots_included`` is how many 根 the pattern already counts (龙七对 in qq and chengdu).
-    ``option`` names the toggle that switches the pattern on, if it is optional.
+    ``value`` is in the curve's unit (fan, multiple or points), or ``"cap"`` in a preset's
+    table; ``roots_included`` is how many 根 the pattern already counts (龙七对 in qq and
+    chengdu); ``option`` names the toggle that switches the pattern on, if it is optional.
+    ``zh`` and ``en`` override the pattern's usual name in a preset's table (大对子 for 对对胡);
+    in a ruleset both are always filled in.
     """
 
     code: str
@@ -98,13 +125,25 @@ class PatternEntry:
     roots_included: int = 0
     option: str | None = None
     zh: str | None = None
+    en: str | None = None
 
 
-@dataclass(frozen=True)
+class Extra(NamedTuple):
+    """An extra (加番) of a ruleset: its code, its steps up the curve (+1 fan, ×2 or +1 point
+    each) and its name."""
+
+    code: str
+    steps: int
+    name: Name
+
+
+@dataclass(frozen=True, eq=False)  # a preset is the object in the table: compared by identity
 class Preset:
+    """A rule system of the rule book (RULES §3.1–§3.4), at one version of its table."""
+
     name: str
-    title_zh: str
-    title_en: str
+    title: Name
+    version: int  # changing anything below adds a version: stored hands name the one they used
     source: str
     curve: Curve
     fan_offset: int  # fan curve: value = 2 ** (fan - offset)
@@ -114,6 +153,16 @@ class Preset:
     defaults: Options
     #: 抢杠胡 杠钱归胡家: the robbed player also pays what his added kong would have collected
     robbing_pays_kong: bool = False
+    #: 黄庄加倍 / 连庄: the record's ``session`` doubles every amount (RULES §3.4)
+    session_doubling: bool = False
+
+    @cached_property
+    def named_table(self) -> tuple[PatternEntry, ...]:
+        """The table with every row's name filled in (shared by its rulesets)."""
+        return tuple(
+            replace(e, zh=e.zh or PATTERN_NAMES[e.code].zh, en=e.en or PATTERN_NAMES[e.code].en)
+            for e in self.table
+        )
 
 
 P = PatternEntry
@@ -121,8 +170,8 @@ P = PatternEntry
 PRESETS: dict[str, Preset] = {
     "qq": Preset(
         name="qq",
-        title_zh="QQ游戏 四川麻将 / 血战场",
-        title_en="QQ Game Sichuan mahjong (blood battle)",
+        title=Name("QQ游戏 四川麻将 / 血战场", "QQ Game Sichuan mahjong (blood battle)"),
+        version=1,
         source="seeds 000 §二–§五, 001",
         curve="fan",
         fan_offset=1,
@@ -147,8 +196,8 @@ PRESETS: dict[str, Preset] = {
     ),
     "chengdu": Preset(
         name="chengdu",
-        title_zh="成都麻将 格/倍",
-        title_en="Chengdu multiples (ge/bei)",
+        title=Name("成都麻将 格/倍", "Chengdu multiples (ge/bei)"),
+        version=1,
         source="seeds 002, 003, 000 牌型术语",
         curve="multiple",
         fan_offset=0,
@@ -181,8 +230,8 @@ PRESETS: dict[str, Preset] = {
     ),
     "additive": Preset(
         name="additive",
-        title_zh="加分制 (分)",
-        title_en="Additive points",
+        title=Name("加分制 (分)", "Additive points"),
+        version=1,
         source="seed 004",
         curve="points",
         fan_offset=0,
@@ -209,8 +258,8 @@ PRESETS: dict[str, Preset] = {
     ),
     "xuezhan9": Preset(
         name="xuezhan9",
-        title_zh="血战到底 9番封顶",
-        title_en="Blood battle, capped at 9 fan",
+        title=Name("血战到底 9番封顶", "Blood battle, capped at 9 fan"),
+        version=1,
         source="seed 000 篇四",
         curve="fan",
         fan_offset=0,
@@ -246,6 +295,7 @@ PRESETS: dict[str, Preset] = {
             haidi=True,
         ),
         robbing_pays_kong=True,
+        session_doubling=True,
     ),
 }
 DEFAULT_PRESET = "qq"
@@ -258,25 +308,42 @@ OPTIONAL_PATTERNS = {"daiyaojiu": "daiyaojiu", "jiangdui": "jiangdui", "jingoudi
 
 @dataclass(frozen=True)
 class Ruleset:
-    """A preset with its options resolved: everything needed to value and settle a hand."""
+    """A preset at one version with its options resolved: everything needed to value and
+    settle a hand, and nothing read from elsewhere (see :func:`ruleset_from_description`)."""
 
     preset: str
+    version: int
+    title: Name
+    source: str
     options: Options
+    #: the preset's own option values at this version (what ``to_spec`` leaves out)
+    defaults: Options
     curve: Curve
     fan_offset: int
     #: enabled base patterns, in table order (later = rarer); values resolved (no "cap")
     table: tuple[PatternEntry, ...]
-    #: enabled extras: code -> steps of the curve
-    extras: tuple[tuple[str, int], ...]
+    #: enabled extras with their steps of the curve
+    extras: tuple[Extra, ...]
     #: optional patterns the table has no row for, scored as one extra step when they apply
     pattern_extras: tuple[str, ...]
     next_dealer: str
     robbing_pays_kong: bool
-    fingerprint: str = field(compare=False)
+    session_doubling: bool
     # memos of valuations, filled as hands are seen (see evaluate.py): by hand signature, and
     # for hands without melds by their three suit infos and flags
     memo: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
     hands: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """SHA-256 of the canonical JSON of the complete description: what a stored hand
+        keeps to prove which rules settled it."""
+        return hashlib.sha256(_canonical(self.as_dict()).encode()).hexdigest()
+
+    @cached_property
+    def extra_steps(self) -> dict[str, int]:
+        """Extra code -> steps of the curve, for the evaluator."""
+        return {e.code: e.steps for e in self.extras}
 
     @property
     def cap(self) -> int | None:
@@ -311,50 +378,57 @@ class Ruleset:
         return self.value_of(self.options.cap) if self.options.cap is not None else 32
 
     def as_dict(self) -> dict[str, Any]:
-        """The complete description (what the fingerprint hashes)."""
-        return _describe(self)
+        """The complete description (what the fingerprint hashes, and what
+        :func:`ruleset_from_description` rebuilds the ruleset from)."""
+        return {
+            "preset": self.preset,
+            "version": self.version,
+            "title": self.title.as_dict(),
+            "source": self.source,
+            "curve": self.curve,
+            "unit": self.unit,
+            "fan_offset": self.fan_offset,
+            "patterns": [
+                {
+                    "code": e.code,
+                    "zh": e.zh,
+                    "en": e.en,
+                    "value": e.value,
+                    "roots_included": e.roots_included,
+                    "option": e.option,
+                }
+                for e in self.table
+            ],
+            "extras": [
+                {"code": e.code, "zh": e.name.zh, "en": e.name.en, "steps": e.steps}
+                for e in self.extras
+            ],
+            "pattern_extras": list(self.pattern_extras),
+            "next_dealer": self.next_dealer,
+            "robbing_pays_kong": self.robbing_pays_kong,
+            "session_doubling": self.session_doubling,
+            "options": _options_dict(self.options),
+            "defaults": _options_dict(self.defaults),
+        }
 
     def to_spec(self) -> dict[str, Any]:
-        """The smallest spec that resolves to this ruleset again."""
-        defaults = PRESETS[self.preset].defaults
+        """The smallest spec naming these options (against this ruleset's preset version)."""
         changed = {
             f.name: getattr(self.options, f.name)
             for f in fields(Options)
-            if getattr(self.options, f.name) != getattr(defaults, f.name)
+            if getattr(self.options, f.name) != getattr(self.defaults, f.name)
         }
         return {"preset": self.preset, "options": changed}
 
 
-def _describe(r: Ruleset) -> dict[str, Any]:
-    preset = PRESETS[r.preset]
-    return {
-        "preset": r.preset,
-        "title": {"zh": preset.title_zh, "en": preset.title_en},
-        "source": preset.source,
-        "curve": r.curve,
-        "unit": r.unit,
-        "fan_offset": r.fan_offset,
-        "patterns": [
-            {
-                "code": e.code,
-                "zh": e.zh or PATTERN_NAMES[e.code].zh,
-                "en": PATTERN_NAMES[e.code].en,
-                "value": e.value,
-                "roots_included": e.roots_included,
-                "option": e.option,
-            }
-            for e in r.table
-        ],
-        "extras": [
-            {"code": c, "zh": EXTRA_NAMES[c].zh, "en": EXTRA_NAMES[c].en, "steps": s}
-            for c, s in r.extras
-        ],
-        "pattern_extras": list(r.pattern_extras),
-        "next_dealer": r.next_dealer,
-        "robbing_pays_kong": r.robbing_pays_kong,
-        "session_multipliers": r.preset == "xuezhan9",
-        "options": asdict(r.options),
-    }
+def _options_dict(options: Options) -> dict[str, Any]:
+    return {key: getattr(options, key) for key in _OPTION_ORDER}
+
+
+def _canonical(description: dict[str, Any]) -> str:
+    return json.dumps(
+        description, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+    )
 
 
 def _build(preset: Preset, options: Options) -> Ruleset:
@@ -363,8 +437,8 @@ def _build(preset: Preset, options: Options) -> Ruleset:
 
     cap_value = options.cap if options.cap is not None else 32
     table = tuple(
-        replace(e, value=cap_value if e.value == CAP else e.value)
-        for e in preset.table
+        replace(e, value=cap_value) if e.value == CAP else e
+        for e in preset.named_table
         if enabled(e.option)
     )
     listed = {e.code for e in preset.table}
@@ -377,24 +451,64 @@ def _build(preset: Preset, options: Options) -> Ruleset:
         for code, option in OPTIONAL_PATTERNS.items()
         if getattr(options, option) and code not in listed
     )
-    r = Ruleset(
+    return Ruleset(
         preset=preset.name,
+        version=preset.version,
+        title=preset.title,
+        source=preset.source,
         options=options,
+        defaults=preset.defaults,
         curve=preset.curve,
         fan_offset=preset.fan_offset,
         table=table,
-        extras=tuple(extras),
+        extras=tuple(Extra(c, s, EXTRA_NAMES[c]) for c, s in extras),
         pattern_extras=pattern_extras,
         next_dealer=preset.next_dealer,
         robbing_pays_kong=preset.robbing_pays_kong,
-        fingerprint="",
+        session_doubling=preset.session_doubling,
     )
-    canonical = json.dumps(_describe(r), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    object.__setattr__(r, "fingerprint", hashlib.sha256(canonical.encode()).hexdigest())
-    return r
 
 
-_CACHE: dict[tuple[str, Options], Ruleset] = {}
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """A bounded, thread-safe map that forgets the entry used longest ago: what a stranger
+    sends (20,000 distinct ``cap`` values) cannot grow memory without bound."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+CACHE_SIZE = 256
+#: rulesets by (preset, options); each keeps its valuation memos while it is in here
+_RESOLVED: LRU[tuple[Preset, Options], Ruleset] = LRU(CACHE_SIZE)
+#: rulesets rebuilt from stored descriptions, by fingerprint
+_DESCRIBED: LRU[str, Ruleset] = LRU(CACHE_SIZE)
 
 
 def get_ruleset(preset: str = DEFAULT_PRESET, **options: Any) -> Ruleset:
@@ -403,14 +517,16 @@ def get_ruleset(preset: str = DEFAULT_PRESET, **options: Any) -> Ruleset:
 
 
 def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
-    """A ruleset from its spec: None (the default preset), a preset name, or a dict."""
+    """A ruleset from its spec: None (the default preset), a preset name, a dict, or a
+    :class:`Ruleset` (a pinned one, e.g. from :func:`ruleset_from_description`), as is."""
     if isinstance(spec, Ruleset):
         return spec
     if spec is None:
         spec = DEFAULT_PRESET
-    if isinstance(spec, str) and spec in _BY_NAME:
-        return _BY_NAME[spec]
     if isinstance(spec, str):
+        named = _BY_NAME.get(spec)
+        if named is not None and PRESETS.get(spec) is named[0]:
+            return named[1]
         name, given = spec, {}
         name_path = path
     elif isinstance(spec, dict):
@@ -430,31 +546,189 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
         raise EngineError(
             "invalid_ruleset", "a ruleset is a preset name or {preset, options}", path
         )
-    if name not in PRESETS:
+    preset = PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
         raise EngineError(
             "unknown_preset",
             f"unknown preset {name!r}; presets are {', '.join(PRESETS)}",
             name_path,
         )
-    known = {f.name for f in fields(Options)}
-    problems = []
-    for key in sorted(given):
-        opt_path = f"{path}.options.{key}"
-        if key not in known:
-            problems.append(Problem("unknown_option", f"unknown option {key!r}", opt_path))
-        elif problem := _check_option(key, given[key], opt_path):
-            problems.append(problem)
-    if problems:
-        raise EngineError.many(problems)
-    options = replace(PRESETS[name].defaults, **given)
-    cache_key = (name, options)
-    ruleset = _CACHE.get(cache_key)
+    c = Collector()
+    _check_options(c, given, f"{path}.options")
+    c.raise_if_any()
+    options = replace(preset.defaults, **given)
+    key = (preset, options)
+    ruleset = _RESOLVED.get(key)
     if ruleset is None:
-        ruleset = _CACHE[cache_key] = _build(PRESETS[name], options)
+        ruleset = _build(preset, options)
+        _RESOLVED.put(key, ruleset)
     return ruleset
 
 
-_BY_NAME: dict[str, Ruleset] = {name: resolve_ruleset({"preset": name}) for name in PRESETS}
+#: each preset with its defaults, resolved once: a name is the common spec
+_BY_NAME: dict[str, tuple[Preset, Ruleset]] = {
+    name: (preset, _build(preset, preset.defaults)) for name, preset in PRESETS.items()
+}
+
+
+# --- pinned rules: a ruleset from its stored description ---------------------------------
+
+_DESCRIPTION_KEYS = (
+    "preset", "version", "title", "source", "curve", "unit", "fan_offset", "patterns", "extras",
+    "pattern_extras", "next_dealer", "robbing_pays_kong", "session_doubling", "options",
+    "defaults",
+)  # fmt: skip
+_PATTERN_KEYS = ("code", "zh", "en", "value", "roots_included", "option")
+_EXTRA_KEYS = ("code", "zh", "en", "steps")
+
+
+def ruleset_from_description(description: Any, path: str = "") -> Ruleset:
+    """The exact ruleset a stored description (:meth:`Ruleset.as_dict`) describes.
+
+    It is rebuilt from the description alone, never from today's :data:`PRESETS`: a hand is
+    re-settled under the rules it was recorded with, whatever the preset tables say now. The
+    description is checked (an ``EngineError`` with a path and a code for each problem), must
+    describe itself exactly (its derived parts such as ``unit`` agree), and its fingerprint is
+    recomputed: ``ruleset_from_description(r.as_dict())`` has ``r``'s fingerprint, description
+    and valuations. Rebuilt rulesets are kept by fingerprint in a bounded cache.
+    """
+    if not isinstance(description, dict):
+        raise EngineError("invalid_description", "a ruleset description is an object", path)
+    try:
+        canonical = _canonical(description)
+    except (TypeError, ValueError) as e:
+        raise EngineError(
+            "invalid_description", f"a ruleset description is plain JSON: {e}", path
+        ) from e
+    fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
+    ruleset = _DESCRIBED.get(fingerprint)
+    if ruleset is None:
+        ruleset = _rebuild(description, path)
+        rebuilt = ruleset.as_dict()
+        for key in _DESCRIPTION_KEYS:
+            if _canonical(rebuilt[key]) != _canonical(description[key]):
+                raise EngineError(
+                    "inconsistent_description",
+                    f"{key} does not agree with the rest of the description",
+                    join_path(path, key),
+                )
+        _DESCRIBED.put(fingerprint, ruleset)
+    return ruleset
+
+
+def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
+    """A ruleset from a description's fields, every problem collected."""
+    c = Collector()
+    _check_keys(c, d, _DESCRIPTION_KEYS, path)
+    c.raise_if_any()
+
+    def at(key: str) -> str:
+        return join_path(path, key)
+
+    def text(value: Any, where: str) -> str:
+        if not isinstance(value, str) or not value:
+            c.add("invalid_description", "must be a non-empty string", where)
+        return value
+
+    def whole(value: Any, where: str, least: int = 0) -> int:
+        if not is_int(value) or value < least:
+            c.add("invalid_description", f"must be a whole number ≥ {least}", where)
+        return value
+
+    def flag(value: Any, where: str) -> bool:
+        if not isinstance(value, bool):
+            c.add("invalid_description", "must be true or false", where)
+        return value
+
+    def one_of(value: Any, allowed: tuple[str, ...], where: str) -> str:
+        if value not in allowed:
+            c.add("invalid_description", f"must be one of {', '.join(allowed)}", where)
+        return value
+
+    def rows(value: Any, keys: tuple[str, ...], where: str) -> list[tuple[str, dict]]:
+        if not isinstance(value, list):
+            c.add("invalid_description", "must be a list", where)
+            return []
+        out = []
+        for i, row in enumerate(value):
+            if _check_keys(c, row, keys, f"{where}[{i}]"):
+                out.append((f"{where}[{i}]", row))
+        return out
+
+    title = d["title"]
+    if _check_keys(c, title, ("zh", "en"), at("title")):
+        title = Name(text(title["zh"], at("title.zh")), text(title["en"], at("title.en")))
+    table = []
+    for where, row in rows(d["patterns"], _PATTERN_KEYS, at("patterns")):
+        one_of(row["code"], tuple(PATTERNS), f"{where}.code")
+        if row["option"] is not None:
+            one_of(row["option"], _BOOLS, f"{where}.option")
+        table.append(
+            PatternEntry(
+                code=row["code"],
+                value=whole(row["value"], f"{where}.value"),
+                roots_included=whole(row["roots_included"], f"{where}.roots_included"),
+                option=row["option"],
+                zh=text(row["zh"], f"{where}.zh"),
+                en=text(row["en"], f"{where}.en"),
+            )
+        )
+    if isinstance(d["patterns"], list):
+        # every winning shape needs a row to be valued by (a row refused above counts as given)
+        codes = {row.get("code") for row in d["patterns"] if isinstance(row, dict)}
+        for needed in ("pinghu", "qidui"):
+            if needed not in codes:
+                c.add("incomplete_table", f"the table has no row for {needed}", at("patterns"))
+    extras = []
+    for where, row in rows(d["extras"], _EXTRA_KEYS, at("extras")):
+        one_of(row["code"], tuple(EXTRA_NAMES), f"{where}.code")
+        name = Name(text(row["zh"], f"{where}.zh"), text(row["en"], f"{where}.en"))
+        extras.append(Extra(row["code"], whole(row["steps"], f"{where}.steps"), name))
+    pattern_extras = d["pattern_extras"]
+    if not isinstance(pattern_extras, list):
+        c.add("invalid_description", "must be a list", at("pattern_extras"))
+        pattern_extras = []
+    for i, code in enumerate(pattern_extras):
+        one_of(code, tuple(OPTIONAL_PATTERNS), at(f"pattern_extras[{i}]"))
+    options = {}
+    for key in ("options", "defaults"):
+        if isinstance(d[key], dict):
+            _check_options(c, d[key], at(key), complete=True)
+            options[key] = d[key]
+        else:
+            c.add("invalid_description", "must be an object", at(key))
+    scalars = {
+        "preset": text(d["preset"], at("preset")),
+        "version": whole(d["version"], at("version"), least=1),
+        "source": text(d["source"], at("source")),
+        "curve": one_of(d["curve"], CURVES, at("curve")),
+        "fan_offset": whole(d["fan_offset"], at("fan_offset")),
+        "next_dealer": one_of(d["next_dealer"], NEXT_DEALERS, at("next_dealer")),
+        "robbing_pays_kong": flag(d["robbing_pays_kong"], at("robbing_pays_kong")),
+        "session_doubling": flag(d["session_doubling"], at("session_doubling")),
+    }
+    c.raise_if_any()
+    return Ruleset(
+        **scalars,
+        title=title,
+        options=Options(**options["options"]),
+        defaults=Options(**options["defaults"]),
+        table=tuple(table),
+        extras=tuple(extras),
+        pattern_extras=tuple(pattern_extras),
+    )
+
+
+def _check_keys(c: Collector, data: Any, keys: tuple[str, ...], path: str) -> bool:
+    """Whether ``data`` is an object with exactly these keys (problems collected)."""
+    if not isinstance(data, dict):
+        c.add("invalid_description", "must be an object", path)
+        return False
+    c.unknown_fields(data, keys, path)
+    for key in keys:
+        if key not in data:
+            c.add("missing_field", f"field {key!r} is missing", join_path(path, key))
+    return data.keys() == set(keys)
 
 
 def option_schema() -> list[dict[str, Any]]:

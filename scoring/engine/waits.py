@@ -7,13 +7,13 @@ the other suits already do, so only a handful of full evaluations run per hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EngineError, Problem
-from .evaluate import Valuation, check_copies, evaluate_key, parse_melds
-from .melds import NO_MELDS, Meld, MeldGroup
+from .errors import Collector, EngineError
+from .evaluate import Valuation, check_copies, evaluate_completions, evaluate_key
+from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import ODD_BITS, SUIT_FACTS, SUIT_MASK, TILE_BIT, hand_key, suit_completions
 from .tiles import parse_suit, parse_tiles, tile_name
@@ -117,28 +117,58 @@ def wait_valuations(
     key: int, n_tiles: int, r: Ruleset, melds: MeldGroup = NO_MELDS, void: int | None = None
 ) -> list[tuple[int, Valuation]]:
     """The hot path: each winning tile of a waiting hand with its discard-win valuation."""
+    tiles = winning_tiles(key, n_tiles, melds)
+    if not melds.count:
+        return evaluate_completions(key, n_tiles, r, tiles, void)
     out = []
-    for t in winning_tiles(key, n_tiles, melds):
+    for t in tiles:
         v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, 0, void)
         if v.__class__ is not str:
             out.append((t, v))
     return out
 
 
+def chajiao_pick(
+    r: Ruleset, waits: Iterable[tuple[int, Valuation]], dead: Container[int] = ()
+) -> Valuation | None:
+    """The wait 查叫 values a ready hand by (RULES §4.6b), the one decision every caller uses.
+
+    ``waits`` are (tile, discard-win valuation) pairs as :func:`wait_valuations` gives them;
+    ``dead`` the tiles whose every copy is already visible (死叫). Only waits that count are
+    considered: all of them under 死叫算叫 (``dead_wait_counts``), else the live ones. Under
+    赔小 (``chajiao: "min"``) the smallest counts, otherwise the best (赔大; also under ``off``,
+    where nothing is paid but a rule that measures a hand by its 查叫 wait, xuezhan9's 花猪
+    ``chajiao_plus_fan``, still does). None: no wait counts, the hand is not ready. On equal
+    values the first wait in tile order is the pick.
+    """
+    o = r.options
+    smallest = o.chajiao == "min"
+    skip_dead = not o.dead_wait_counts
+    pick = None
+    for t, v in waits:
+        if skip_dead and t in dead:
+            continue
+        if pick is None or (v.value < pick.value if smallest else v.value > pick.value):
+            pick = v
+    return pick
+
+
+def chajiao_owed(r: Ruleset, pick: Valuation | None) -> int | None:
+    """What each not-ready player pays this hand at 查叫, at base 1: the value of its
+    :func:`chajiao_pick`; None when it is not ready, or when 查叫 is off (then nothing is paid
+    and no 查叫 value is reported, in readiness as at a draw)."""
+    if pick is None or r.options.chajiao == "off":
+        return None
+    return pick.value
+
+
 def chajiao_value(
     key: int, n_tiles: int, r: Ruleset, melds: MeldGroup = NO_MELDS, void: int | None = None
 ) -> int | None:
-    """查叫 value at base 1 (赔大: the best wait, 赔小: the smallest); None if not ready."""
-    best = None
-    smallest = r.options.chajiao == "min"
-    for t in winning_tiles(key, n_tiles, melds):
-        v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, 0, void)
-        if v.__class__ is str:
-            continue
-        value = v.value
-        if best is None or (value < best if smallest else value > best):
-            best = value
-    return best
+    """查叫 value at base 1 of a waiting hand given as a hand key (no tile seen elsewhere, so
+    no wait is dead); None if not ready or 查叫 is off."""
+    waits = wait_valuations(key, n_tiles, r, melds, void)
+    return chajiao_owed(r, chajiao_pick(r, waits)) if waits else None
 
 
 def readiness(
@@ -164,7 +194,7 @@ def readiness(
     for t in concealed:
         held[t] = held.get(t, 0) + 1
     for m in melds:
-        held[m.tile] = held.get(m.tile, 0) + (4 if m.kind == "kong" else 3)
+        held[m.tile] = held.get(m.tile, 0) + m.size
     problems = check_copies(held, "concealed")
     seen: dict[int, int] = {}
     for t in visible:
@@ -177,8 +207,9 @@ def readiness(
     owned = key + mg.key
     if is_huazhu(key, mg, declared_void):
         return Readiness(False, True, (), None, r)
+    candidates = wait_valuations(key, len(concealed), r, mg, declared_void)
     waits = []
-    for t, v in wait_valuations(key, len(concealed), r, mg, declared_void):
+    for t, v in candidates:
         sd = evaluate_key(key + TILE_BIT[t], len(concealed) + 1, r, mg, True, 0, declared_void)
         remaining = None
         dead = False
@@ -186,36 +217,18 @@ def readiness(
             remaining = 4 - (owned >> (3 * t) & 7) - seen.get(t, 0)
             dead = remaining <= 0
         waits.append(Wait(t, v, sd.value, remaining, dead))
-    counting = [w for w in waits if r.options.dead_wait_counts or not w.dead]
-    value = None
-    if counting and r.options.chajiao != "off":
-        values = [w.valuation.value for w in counting]
-        value = min(values) if r.options.chajiao == "min" else max(values)
-    return Readiness(bool(counting), False, tuple(waits), value, r)
+    pick = chajiao_pick(r, candidates, {w.tile for w in waits if w.dead})
+    return Readiness(pick is not None, False, tuple(waits), chajiao_owed(r, pick), r)
 
 
 def parse_waiting_hand(data: Any) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None, tuple]:
     """(concealed, melds, declared void, visible tiles) from the JSON of a waits request."""
     if not isinstance(data, dict):
         raise EngineError("invalid_hand", "a hand is an object", "")
-    problems: list[Problem] = []
-    concealed: tuple[int, ...] = ()
-    visible: tuple[int, ...] = ()
-    void = None
-    try:
-        concealed = parse_tiles(data.get("concealed", ""), "concealed")
-    except EngineError as e:
-        problems += e.problems
-    melds, meld_problems = parse_melds(data.get("melds"), "melds")
-    problems += meld_problems
-    try:
-        void = parse_suit(data.get("declared_void"), "declared_void")
-    except EngineError as e:
-        problems += e.problems
-    try:
-        visible = parse_tiles(data.get("visible") or "", "visible")
-    except EngineError as e:
-        problems += e.problems
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    concealed = c.attempt(parse_tiles, data.get("concealed", ""), "concealed", default=())
+    melds = parse_melds(c, data.get("melds"), "melds")
+    void = c.attempt(parse_suit, data.get("declared_void"), "declared_void")
+    visible = c.attempt(parse_tiles, data.get("visible") or "", "visible", default=())
+    c.raise_if_any()
     return concealed, melds, void, visible

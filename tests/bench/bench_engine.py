@@ -29,8 +29,8 @@ from scoring.engine import (  # noqa: E402
 from scoring.engine.melds import NO_MELDS  # noqa: E402
 from scoring.engine.settle import parse_record, settle  # noqa: E402
 from scoring.engine.shapes import hand_key  # noqa: E402
-from tests.engine.records import XUEZHAN  # noqa: E402
-from tests.engine.reference import reference_evaluate, reference_waits  # noqa: E402
+from tests.scoring.engine.records import XUEZHAN  # noqa: E402
+from tests.scoring.engine.reference import reference_evaluate, reference_waits  # noqa: E402
 
 #: 血战: two kongs, three wins (two self-drawn), two 叫马 bettors
 TYPICAL_RECORD = {

@@ -9,8 +9,8 @@ import pytest
 
 from scoring.engine.settle import settle
 
-_SHARED = Path(__file__).resolve().parents[3] / "shared" / "cases" / "settle.json"
-CASES_FILE = _SHARED if _SHARED.exists() else Path(__file__).parent / "cases" / "settle.json"
+_SHARED = Path(__file__).resolve().parents[5] / "shared" / "cases" / "settle.json"
+CASES_FILE = _SHARED if _SHARED.exists() else Path(__file__).parents[1] / "cases" / "settle.json"
 CASES = json.loads(CASES_FILE.read_text())["cases"]
 
 

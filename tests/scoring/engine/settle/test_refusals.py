@@ -11,7 +11,7 @@ import pytest
 from scoring.engine import EngineError
 from scoring.engine.settle import settle
 
-from .builders import hand, kong, meld, win, winner
+from ..builders import hand, kong, meld, win, winner
 
 PINGHU = "123m456m789m11p23p"  # + 4p: 123m 456m 789m 11p 234p — 平胡
 PINGHU_6S = "234m567m22s345s78s"  # + 6s: 234m 567m 22s 345s 678s — 平胡
@@ -327,3 +327,32 @@ def test_nothing_is_half_settled():
     d = settle(record(good)).as_dict()
     assert d["totals"]["seats"] == [-2, -1, -3, 6]
     assert d["payments"] and all(p["event"] in (0, 1) for p in d["payments"])
+
+
+@pytest.mark.parametrize(
+    ("code", "path", "events"),
+    [
+        # 杠上花 on a discard
+        ("kong_flower_not_self_draw", "events[1].situation",
+         [kong(1, "concealed", "9m"),
+          win("4p", winner(1, "123m456m11p23p", [meld("kong", "9m", True)]), frm=2,
+              situation=["kong_flower"])]),
+        # 抢杠 and 杠上炮 are wins on another player's tile, never self-drawn
+        ("robbing_kong_self_draw", "events[0].situation",
+         [win("4p", winner(1, PINGHU), situation=["robbing_kong"])]),
+        ("kong_discard_self_draw", "events[1].situation",
+         [kong(1, "concealed", "9m"),
+          win("4p", winner(1, "123m456m11p23p", [meld("kong", "9m", True)]),
+              situation=["kong_discard"])]),
+        # a direct kong on one's own discard
+        ("discarder_is_konger", "events[0].from", [kong(1, "direct", "9s", frm=1)]),
+        # a win on the discard of a player who has already won (抢杠: the robbed player)
+        ("discarder_already_won", "events[2].from",
+         [win("6s", winner(2, PINGHU_6S), frm=0), kong(1, "concealed", "9p"),
+          win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"])]),
+    ],
+)  # fmt: skip
+def test_more_refusals_with_code_and_path(code, path, events):
+    with pytest.raises(EngineError) as info:
+        settle(record(events))
+    assert (code, path) in [(p.code, p.path) for p in info.value.problems]

@@ -50,6 +50,13 @@ def test_description_is_complete_and_json_serialisable():
     assert rows["longqidui"] == (5, 1) and rows["qinglongqidui"] == (6, 1)
     assert resolve_ruleset("qq").next_dealer == "discarder_or_dice"
     assert resolve_ruleset("chengdu").next_dealer == "first_winner"
+    # complete: the version, the per-preset rules and the preset's own defaults are in it
+    for name in PRESETS:
+        d = resolve_ruleset(name).as_dict()
+        assert d["version"] == 1
+        assert d["session_doubling"] is (name == "xuezhan9")
+        assert d["robbing_pays_kong"] is (name == "xuezhan9")
+        assert d["defaults"] == d["options"]  # resolved by name: the preset's own values
 
 
 def test_options_override_and_disabled_patterns_leave_the_table():

@@ -111,7 +111,7 @@ def reference_evaluate(
         groups.append(codes)
     if not groups:
         return {"win": False, "reason": "not_a_winning_shape", "roots": roots}
-    extras = dict(r.extras)
+    extras = {e.code: e.steps for e in r.extras}
     bonus = r.options.self_draw_bonus
     best = None
     for codes in groups:

@@ -10,7 +10,7 @@ import pytest
 from scoring.engine import evaluate, parse_winning_hand
 
 # shared/ lies beside the repository; a snapshot is kept here for machines without it
-_SHARED = Path(__file__).resolve().parents[3] / "shared" / "cases" / "evaluate.json"
+_SHARED = Path(__file__).resolve().parents[4] / "shared" / "cases" / "evaluate.json"
 CASES_FILE = _SHARED if _SHARED.exists() else Path(__file__).parent / "cases" / "evaluate.json"
 CASES = json.loads(CASES_FILE.read_text())["cases"]
 

@@ -12,9 +12,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.engine.settle import settle
+from scoring.engine.settle import REASON_NAMES, settle
 
-from .records import random_record
+from ..records import random_record
 
 PRESETS = ("qq", "chengdu", "additive", "xuezhan9")
 
@@ -85,3 +85,12 @@ def test_a_bettor_wins_or_loses_exactly_what_his_seat_does(record):
     result = settle(record)
     for b, total in zip(result.record.bettors, result.bettor_totals, strict=True):
         assert total == alone.seat_totals[b.seat]
+
+
+@settings(max_examples=200, deadline=None)
+@given(records)
+def test_every_payment_reason_has_a_name(record):
+    """Pages show a payment's reason by its name (REASON_NAMES), never the bare code."""
+    for p in settle(record).payments:
+        name = REASON_NAMES[p.reason]
+        assert name.zh and name.en

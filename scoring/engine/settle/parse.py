@@ -1,0 +1,250 @@
+"""Reading a hand record from its JSON form (RULES §4, §5): every refusal collected, so a
+scorer is told of every mistake at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Collector, EngineError, Problem, is_int
+from ..evaluate import parse_situation
+from ..melds import parse_melds
+from ..rulesets import resolve_ruleset
+from ..tiles import parse_suit, parse_tile, parse_tiles
+from .dealer import bettor_seat
+from .record import KONG_KINDS, MAX_BETTORS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
+
+
+def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if not is_int(value) or not 0 <= value <= 3:
+        c.add("invalid_seat", f"a seat is 0, 1, 2 or 3, got {value!r}", path)
+        return None
+    return value
+
+
+def parse_record(data: Any) -> HandRecord:
+    """A hand record from its JSON form; raises EngineError listing every problem found."""
+    record, problems = read_record(data)
+    if problems:
+        raise EngineError.many(problems)
+    return record
+
+
+def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
+    """A hand record and the problems found reading it.
+
+    Where a field is wrong the record carries a stand-in (the default preset, base 1,
+    dealer 0), so the events can still be replayed and their problems reported too.
+    """
+    if not isinstance(data, dict):
+        raise EngineError("invalid_record", "a hand record is a JSON object", "")
+    c = Collector()
+    c.unknown_fields(
+        data,
+        {
+            "ruleset",
+            "base",
+            "mode",
+            "dealer",
+            "declared_void",
+            "events",
+            "draw",
+            "bettors",
+            "session",
+        },
+        "",
+    )
+    ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
+    base = data.get("base", 1)
+    if not is_int(base) or base < 1:
+        c.add("invalid_base", f"base is a whole number ≥ 1, got {base!r}", "base")
+    mode = data.get("mode")
+    if mode is not None and mode not in MODES:
+        c.add("invalid_mode", f"mode is xuezhan or single, got {mode!r}", "mode")
+    dealer = _seat(c, data.get("dealer", 0), "dealer")
+    voids: list[int | None] = [None] * 4
+    raw_voids = data.get("declared_void")
+    if raw_voids is not None:
+        if not isinstance(raw_voids, list) or len(raw_voids) != 4:
+            c.add(
+                "invalid_declared_void", "declared_void lists four suits or nulls", "declared_void"
+            )
+        else:
+            voids = [
+                c.attempt(parse_suit, v, f"declared_void[{i}]") for i, v in enumerate(raw_voids)
+            ]
+    events = _parse_events(c, data.get("events", []))
+    draw = _parse_draw(c, data.get("draw"))
+    bettors = _parse_bettors(c, data.get("bettors"), dealer or 0)
+    session = data.get("session") or {}
+    draws_before = dealer_streak = 0
+    if not isinstance(session, dict):
+        c.add("invalid_session", "session is an object", "session")
+    else:
+        c.unknown_fields(session, {"draws_before", "dealer_streak"}, "session")
+        draws_before = session.get("draws_before", 0)
+        dealer_streak = session.get("dealer_streak", 0)
+        for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
+            if not is_int(value) or not 0 <= value <= 16:
+                c.add("invalid_session", f"{key} is a whole number from 0 to 16", f"session.{key}")
+                draws_before = dealer_streak = 0
+    ruleset = ruleset or resolve_ruleset(None)
+    record = HandRecord(
+        ruleset=ruleset,
+        base=base if is_int(base) and base >= 1 else 1,
+        mode=mode if mode in MODES else ruleset.options.mode,
+        dealer=dealer if dealer is not None else 0,
+        declared_void=tuple(voids),
+        events=tuple(events),
+        draw=draw,
+        bettors=tuple(bettors),
+        draws_before=draws_before,
+        dealer_streak=dealer_streak,
+    )
+    return record, c.problems
+
+
+def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
+    if not isinstance(raw, list):
+        c.add("invalid_events", "events is a list", "events")
+        return []
+    events: list[Kong | Win] = []
+    for i, ev in enumerate(raw):
+        path = f"events[{i}]"
+        if not isinstance(ev, dict):
+            c.add("invalid_event", "an event is an object", path)
+            continue
+        kind = ev.get("type")
+        if kind == "kong":
+            kong = _parse_kong(c, ev, i, path)
+            if kong:
+                events.append(kong)
+        elif kind == "win":
+            win = _parse_win(c, ev, i, path)
+            if win:
+                events.append(win)
+        else:
+            c.add(
+                "invalid_event_type", f"an event is a kong or a win, got {kind!r}", f"{path}.type"
+            )
+    return events
+
+
+def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
+    c.unknown_fields(ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
+    before = len(c)
+    seat = _seat(c, ev.get("seat"), f"{path}.seat")
+    kind = ev.get("kind")
+    if kind not in KONG_KINDS:
+        c.add(
+            "invalid_kong_kind",
+            f"a kong is concealed, direct or added, got {kind!r}",
+            f"{path}.kind",
+        )
+    tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
+    from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
+    if kind == "direct" and ev.get("from") is None:
+        c.add(
+            "direct_kong_without_discarder",
+            "a direct kong (直杠) is made on another player's discard: give its seat in from",
+            f"{path}.from",
+        )
+    if kind in ("concealed", "added") and ev.get("from") is not None:
+        c.add(
+            "kong_with_discarder",
+            f"a {kind} kong is made from one's own tiles: no from",
+            f"{path}.from",
+        )
+    if from_ is not None and from_ == seat:
+        c.add("discarder_is_konger", "a player cannot kong his own discard", f"{path}.from")
+    same_turn = ev.get("same_turn", True)
+    if not isinstance(same_turn, bool):
+        c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
+    if len(c) > before:
+        return None
+    return Kong(i, seat, kind, tile, from_, same_turn)
+
+
+def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
+    c.unknown_fields(ev, {"type", "from", "tile", "situation", "winners"}, path)
+    before = len(c)
+    from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
+    tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
+    situation = c.attempt(
+        parse_situation, ev.get("situation"), f"{path}.situation", default=frozenset()
+    )
+    raw = ev.get("winners")
+    winners = []
+    if not isinstance(raw, list) or not raw:
+        c.add("invalid_winners", "a win lists one or more winners", f"{path}.winners")
+        raw = []
+    if from_ is None and len(raw) > 1:
+        c.add("several_self_draw_winners", "a self-drawn win has one winner", f"{path}.winners")
+    for j, w in enumerate(raw):
+        wpath = f"{path}.winners[{j}]"
+        if not isinstance(w, dict):
+            c.add("invalid_winner", "a winner is an object {seat, concealed, melds}", wpath)
+            continue
+        c.unknown_fields(w, {"seat", "concealed", "melds"}, wpath)
+        seat = _seat(c, w.get("seat"), f"{wpath}.seat")
+        concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
+        melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
+        winners.append(Winner(seat, concealed, melds))
+    seats = [w.seat for w in winners]
+    if len(set(seats)) != len(seats):
+        c.add("duplicate_winner", "a player appears twice among the winners", f"{path}.winners")
+    if len(c) > before:
+        return None
+    return Win(i, from_, tile, situation, tuple(winners))
+
+
+def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
+        c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
+        return None
+    c.unknown_fields(raw, {"hands"}, "draw")
+    shown = []
+    for key, hand in sorted(raw["hands"].items()):
+        path = f"draw.hands.{key}"
+        if key not in ("0", "1", "2", "3"):
+            c.add("invalid_seat", f"draw hands are keyed by seat 0–3, got {key!r}", path)
+            continue
+        if not isinstance(hand, dict):
+            c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
+            continue
+        c.unknown_fields(hand, {"concealed", "melds"}, path)
+        concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
+        melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
+        if concealed is not None:
+            shown.append(Shown(int(key), concealed, melds))
+    return tuple(shown)
+
+
+def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        c.add("invalid_bettors", "bettors is a list", "bettors")
+        return []
+    if len(raw) > MAX_BETTORS:
+        c.add(
+            "too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table", "bettors"
+        )
+        return []
+    out = []
+    for i, b in enumerate(raw):
+        path = f"bettors[{i}]"
+        if not isinstance(b, dict):
+            c.add("invalid_bettor", "a bettor is {name, tile}", path)
+            continue
+        c.unknown_fields(b, {"name", "tile"}, path)
+        name = b.get("name")
+        if not isinstance(name, str) or not name.strip():
+            c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
+        tile = c.attempt(parse_tile, b.get("tile"), f"{path}.tile")
+        if tile is not None and isinstance(name, str):
+            out.append(Bettor(name, tile, bettor_seat(dealer, tile)))
+    return out

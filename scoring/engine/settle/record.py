@@ -1,0 +1,84 @@
+"""A hand record (RULES §4): the ordered list of what happened at one table in one hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..melds import Meld
+from ..rulesets import Ruleset
+
+KONG_KINDS = ("concealed", "direct", "added")
+MODES = ("xuezhan", "single")
+MAX_BETTORS = 32  # each draws a tile from the wall: far more than a table ever has
+
+SEAT_LABELS = ("S0", "S1", "S2", "S3")
+BETTOR_LABELS = tuple(f"B{i}" for i in range(MAX_BETTORS))
+
+
+def seat_label(seat: int) -> str:
+    return SEAT_LABELS[seat]
+
+
+@dataclass(frozen=True)
+class Kong:
+    """A kong event (刮风下雨): 暗杠 concealed, 直杠 direct (on ``from_``'s discard), 弯杠 added."""
+
+    index: int
+    seat: int
+    kind: str
+    tile: int
+    from_: int | None = None
+    same_turn: bool = True  # a 弯杠 declared on the turn its tile was drawn
+
+
+@dataclass(frozen=True)
+class Winner:
+    seat: int
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+
+
+@dataclass(frozen=True)
+class Win:
+    """A win event: one self-draw (``from_`` None) or one discard won by one or more (一炮多响)."""
+
+    index: int
+    from_: int | None
+    tile: int
+    situation: frozenset[str]
+    winners: tuple[Winner, ...]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The tiles a player still in the hand shows when the wall runs out."""
+
+    seat: int
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+
+
+@dataclass(frozen=True)
+class Bettor:
+    """叫马: a person beyond the four, bound to the seat his tile counts to from the dealer."""
+
+    name: str
+    tile: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One hand as recorded: its rules, stake and dealer, the events in the order they
+    happened, the hands shown at a draw (流局), the 叫马 bettors and the session so far."""
+
+    ruleset: Ruleset
+    base: int
+    mode: str
+    dealer: int
+    declared_void: tuple[int | None, ...]
+    events: tuple[Kong | Win, ...]
+    draw: tuple[Shown, ...] | None
+    bettors: tuple[Bettor, ...]
+    draws_before: int = 0
+    dealer_streak: int = 0

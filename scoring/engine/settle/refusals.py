@@ -1,0 +1,232 @@
+"""What cannot have happened (RULES §5): each check adds its refusals, with a path into the
+record, to the replay's :class:`~scoring.engine.errors.Collector`.
+
+The order of events, who is still in the hand, the situation flags against the events, the
+melds a winner or a shown hand lays down against the kong events, the draw, and the copies of
+each tile in the whole record.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from ..errors import Collector, Problem
+from ..evaluate import WinningHand, check_winning_hand
+from ..melds import Meld
+from ..tiles import tile_name
+from .record import HandRecord, Kong, Shown, Win
+
+
+def robbed_kongs(c: Collector, events: Sequence[Kong | Win]) -> set[int]:
+    """Added kongs robbed by the win right after them (抢杠): cancelled, paying nothing. The
+    kong right before a 抢杠 win, if it is the robbed player's, must be an added kong of the
+    winning tile; a record may also leave the cancelled kong out (RULES §4.5)."""
+    out = set()
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Win) or "robbing_kong" not in ev.situation or i == 0:
+            continue
+        prev = events[i - 1]
+        if isinstance(prev, Kong) and prev.seat == ev.from_:
+            if prev.kind != "added" or prev.tile != ev.tile:
+                c.add(
+                    "robbing_kong_mismatch",
+                    "抢杠 robs an added kong (弯杠) of the winning tile; the kong before "
+                    f"is a {prev.kind} kong of {tile_name(prev.tile)}",
+                    f"events[{i}].situation",
+                )
+            out.add(prev.index)
+    return out
+
+
+def hand_over(c: Collector, path: str) -> None:
+    c.add(
+        "hand_already_over",
+        "the hand was already over (three winners, or a win in single mode)",
+        path,
+    )
+
+
+def refuse_kong(c: Collector, k: Kong, in_hand: Sequence[bool], path: str) -> bool:
+    """A kong by a player who has won, or on the discard of one: refused (True)."""
+    if not in_hand[k.seat]:
+        c.add("player_already_won", "a player who has won is out of the hand", f"{path}.seat")
+        return True
+    if k.from_ is not None and not in_hand[k.from_]:
+        c.add("discarder_already_won", "a player who has won no longer discards", f"{path}.from")
+        return True
+    return False
+
+
+def refuse_win(
+    c: Collector,
+    w: Win,
+    rec: HandRecord,
+    in_hand: Sequence[bool],
+    n_winners: int,
+    prev_kong: Kong | None,
+    path: str,
+) -> None:
+    """Who may win, how many, and the situation flags the events make impossible."""
+    seats = [x.seat for x in w.winners]
+    if w.from_ is not None:
+        if not in_hand[w.from_]:
+            c.add(
+                "discarder_already_won", "a player who has won no longer discards", f"{path}.from"
+            )
+        if w.from_ in seats:
+            c.add("discarder_is_winner", "a player cannot win on his own discard", f"{path}.from")
+    for j, seat in enumerate(seats):
+        if not in_hand[seat]:
+            c.add(
+                "player_already_won",
+                "a player who has won is out of the hand",
+                f"{path}.winners[{j}].seat",
+            )
+    if rec.mode == "xuezhan" and n_winners + len(seats) > 3:
+        c.add("too_many_wins", "血战到底 ends when three players have won", path)
+    s = w.situation
+    at = f"{path}.situation"
+    if "kong_flower" in s and not (prev_kong and prev_kong.seat in seats):
+        c.add(
+            "kong_flower_without_kong", "杠上花 needs the winner's own kong just before the win", at
+        )
+    if "kong_discard" in s and not (prev_kong and prev_kong.seat == w.from_):
+        c.add(
+            "kong_discard_without_kong", "杠上炮 needs the discarder's kong just before the win", at
+        )
+    if "heavenly" in s and (seats != [rec.dealer] or w.from_ is not None or w.index):
+        c.add(
+            "heavenly_impossible", "天胡 is the dealer's self-drawn win before any other event", at
+        )
+    if "earthly" in s and (rec.dealer in seats or w.index):
+        c.add(
+            "earthly_impossible",
+            "地胡 is a non-dealer's win in the first go-round, before any other event",
+            at,
+        )
+
+
+def refuse_winning_hand(c: Collector, hand: WinningHand, path: str, event_path: str) -> None:
+    """The refusals of one winning hand on its own; a flag problem is the event's, reported
+    once however many winners share the discard."""
+    for p in check_winning_hand(hand, path):
+        if p.path.endswith(".situation"):
+            p = Problem(p.code, p.message, f"{event_path}.situation")
+        if (p.code, p.path) not in {(q.code, q.path) for q in c.problems}:
+            c.extend([p])
+
+
+def refuse_melds(
+    c: Collector, seat: int, melds: Sequence[Meld], kongs_made: Sequence[Kong], path: str
+) -> None:
+    """The kongs in a winner's or a shown hand and that player's kong events match one to one
+    (matched by tile; the ``concealed`` flag of a kong meld is informative)."""
+    made = [k.tile for k in kongs_made if k.seat == seat]
+    laid = [m.tile for m in melds if m.kind == "kong"]
+    if not made and not laid:
+        return
+    events, shown = Counter(made), Counter(laid)
+    for t in sorted(shown - events):
+        c.add(
+            "meld_kong_without_event",
+            f"the kong of {tile_name(t)} in seat {seat}'s melds has no kong event",
+            path,
+        )
+    for t in sorted(events - shown):
+        c.add(
+            "kong_not_in_melds",
+            f"seat {seat} made a kong of {tile_name(t)} that is missing from his melds",
+            path,
+        )
+
+
+def refuse_draw(
+    c: Collector,
+    shown: dict[int, Shown],
+    still_in: Sequence[int],
+    ended: bool,
+    kongs_made: Sequence[Kong],
+) -> None:
+    """A draw after the hand ended, a player still in who does not show his tiles, a winner
+    who does, a shown hand that is not 13 effective tiles or whose kongs are not his kong
+    events."""
+    if ended:
+        c.add("draw_after_end", "the hand was over before the wall ran out", "draw")
+        return
+    for s in still_in:
+        if s not in shown:
+            c.add(
+                "draw_hand_missing",
+                f"seat {s} is still in the hand and must show his tiles",
+                f"draw.hands.{s}",
+            )
+    for s in shown:
+        if s not in still_in:
+            c.add("draw_hand_of_winner", f"seat {s} has already won", f"draw.hands.{s}")
+    for h in shown.values():
+        n = len(h.concealed) + 3 * len(h.melds)
+        if n != 13:
+            c.add(
+                "wrong_tile_count",
+                f"a hand at the draw has 13 effective tiles, seat {h.seat}'s has {n}",
+                f"draw.hands.{h.seat}.concealed",
+            )
+        refuse_melds(c, h.seat, h.melds, kongs_made, f"draw.hands.{h.seat}.melds")
+
+
+def record_parts(rec: HandRecord, cancelled: set[int]) -> Iterator[tuple[tuple[int, ...], str]]:
+    """(tiles, path) for every part of the record that shows tiles, in record order.
+
+    A kong is seen in its owner's melds when he shows his hand, else as the event; the one
+    discard that several players win on is one tile; a drawn 叫马 tile is out of play.
+    """
+    showing = {h.seat for h in rec.draw or ()}
+    for ev in rec.events:
+        if isinstance(ev, Win):
+            showing.update(x.seat for x in ev.winners)
+    for ev in rec.events:
+        path = f"events[{ev.index}]"
+        if isinstance(ev, Kong):
+            if ev.seat not in showing and ev.index not in cancelled:
+                yield (ev.tile,) * 4, f"{path}.tile"
+            continue
+        yield (ev.tile,), f"{path}.tile"
+        for j, x in enumerate(ev.winners):
+            yield from _hand_parts(x.concealed, x.melds, f"{path}.winners[{j}]")
+    for h in rec.draw or ():
+        yield from _hand_parts(h.concealed, h.melds, f"draw.hands.{h.seat}")
+    for i, b in enumerate(rec.bettors):
+        yield (b.tile,), f"bettors[{i}].tile"
+
+
+def _hand_parts(concealed, melds, path):
+    yield concealed, f"{path}.concealed"
+    for k, m in enumerate(melds):
+        yield (m.tile,) * m.size, f"{path}.melds[{k}]"
+
+
+def seen_tiles(rec: HandRecord, cancelled: set[int]) -> Counter:
+    """Every copy the record shows: hands, melds, winning tiles, unshown kongs, 叫马 tiles."""
+    tiles: list[int] = []
+    for part, _ in record_parts(rec, cancelled):
+        tiles += part
+    return Counter(tiles)
+
+
+def refuse_copies(c: Collector, rec: HandRecord, cancelled: set[int], seen: Counter) -> None:
+    """A tile kind more than four times in the record: refused where its fifth copy shows."""
+    if max(seen.values(), default=0) <= 4:
+        return
+    counts: Counter = Counter()
+    reported = set()
+    for tiles, path in record_parts(rec, cancelled):
+        for t in tiles:
+            counts[t] += 1
+            if counts[t] > 4 and t not in reported:
+                reported.add(t)
+                c.add(
+                    "too_many_copies",
+                    f"more than four {tile_name(t)} in this record (a tile has four copies)",
+                    path,
+                )

@@ -1,0 +1,194 @@
+"""The replay: a hand record played through in order (RULES §4), refusing what cannot have
+happened (``refusals.py``) and paying what did (``payments.py``, ``bettors.py``).
+
+The replay keeps, per player, whether he is still in the hand, and per kong the income it
+collected (for 呼叫转移 and 退税). Every payment is a transfer in whole base units, so the
+settlement is zero-sum by construction; it is still proven before it is returned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..errors import Collector, EngineError, Problem
+from ..evaluate import Valuation, WinningHand, evaluate_key, situation_bits
+from ..melds import MeldGroup
+from ..shapes import TILE_BIT, hand_key
+from ..waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
+from . import payments, refusals
+from .bettors import with_bettors
+from .dealer import next_dealer, session_multiplier
+from .parse import read_record
+from .record import BETTOR_LABELS, SEAT_LABELS, HandRecord, Kong, Shown, Win
+from .result import DrawSeat, Settlement, WinResult
+
+
+def settle(record: HandRecord | dict) -> Settlement:
+    """Replay a hand record and settle it; raises EngineError listing every refusal."""
+    problems: list[Problem] = []
+    if not isinstance(record, HandRecord):
+        record, problems = read_record(record)
+        # a malformed event, shown hand or bettor would only make the replay report
+        # follow-on errors; anything else still lets the events tell their own problems
+        if any(p.path.startswith(("events", "draw", "bettors")) for p in problems):
+            raise EngineError.many(problems)
+    return Replay(record, problems).run()
+
+
+class Replay:
+    """One hand played through, event by event."""
+
+    def __init__(self, rec: HandRecord, problems: list[Problem] | None = None) -> None:
+        self.rec = rec
+        self.r = rec.ruleset
+        self.c = Collector()
+        self.c.extend(problems or ())
+        self.ledger = payments.Ledger(rec.base * session_multiplier(rec))
+        self.in_hand = [True, True, True, True]
+        self.kongs: list[Kong] = []  # the kongs made so far (a robbed one was never made)
+        self.wins: list[WinResult] = []
+        self.n_winners = 0
+        self.ended = False
+        self.first_win: Win | None = None
+        self.cancelled = refusals.robbed_kongs(self.c, rec.events)
+        self._seen: Counter | None = None
+
+    def others_in(self, seat: int) -> list[int]:
+        return [s for s in range(4) if s != seat and self.in_hand[s]]
+
+    def seen(self) -> Counter:
+        if self._seen is None:
+            self._seen = refusals.seen_tiles(self.rec, self.cancelled)
+        return self._seen
+
+    def run(self) -> Settlement:
+        for ev in self.rec.events:
+            path = f"events[{ev.index}]"
+            if self.ended:
+                refusals.hand_over(self.c, path)
+            elif isinstance(ev, Kong):
+                self.kong(ev, path)
+            else:
+                self.win(ev, path)
+        draw = self.draw() if self.rec.draw is not None else None
+        refusals.refuse_copies(self.c, self.rec, self.cancelled, self.seen())
+        self.c.raise_if_any()
+        paid = with_bettors(self.ledger.payments, self.rec.bettors, self.r.options.horse_eats_horse)
+        labels = (*SEAT_LABELS, *BETTOR_LABELS[: len(self.rec.bettors)])
+        books = dict.fromkeys(labels, 0)
+        for p in paid:
+            books[p.payer] -= p.amount
+            books[p.payee] += p.amount
+        if sum(books.values()) != 0:  # pragma: no cover - transfers cannot create money
+            raise AssertionError("settlement is not zero-sum")
+        return Settlement(
+            record=self.rec,
+            wins=tuple(self.wins),
+            payments=tuple(paid),
+            seat_totals=tuple(books[label] for label in SEAT_LABELS),
+            bettor_totals=tuple(books[label] for label in labels[4:]),
+            draw=draw,
+            next_dealer=next_dealer(self.rec, self.first_win),
+            finished=self.ended or self.rec.draw is not None,
+        )
+
+    def kong(self, k: Kong, path: str) -> None:
+        if refusals.refuse_kong(self.c, k, self.in_hand, path):
+            return
+        if k.index not in self.cancelled:
+            self.kongs.append(k)
+            payments.kong_payments(self.ledger, k, self.r.options, self.others_in(k.seat))
+
+    def win(self, w: Win, path: str) -> None:
+        before = len(self.c.problems)
+        prev = self.rec.events[w.index - 1] if w.index else None
+        prev_kong = prev if isinstance(prev, Kong) else None
+        refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
+        s = w.situation
+        # 引杠杠上花 valued as a discard win and paid by the player whose discard was konged
+        after_direct = (
+            "kong_flower" in s
+            and prev_kong is not None
+            and prev_kong.kind == "direct"
+            and self.r.options.kong_flower_after_direct == "discard"
+        )
+        valued = []
+        for j, x in enumerate(w.winners):
+            wpath = f"{path}.winners[{j}]"
+            hand = WinningHand(x.concealed, w.tile, x.melds, w.from_ is None, s)
+            refusals.refuse_winning_hand(self.c, hand, wpath, path)
+            refusals.refuse_melds(self.c, x.seat, x.melds, self.kongs, f"{wpath}.melds")
+            v = evaluate_key(
+                hand_key(x.concealed) + TILE_BIT[w.tile],
+                len(x.concealed) + 1,
+                self.r,
+                MeldGroup.of(x.melds),
+                w.from_ is None and not after_direct,
+                situation_bits(s),
+                self.rec.declared_void[x.seat],
+            )
+            if isinstance(v, str):
+                self.c.add(v, f"seat {x.seat}'s hand is not a win: {v.replace('_', ' ')}", wpath)
+            else:
+                valued.append((x.seat, v))
+        was_in = list(self.in_hand)  # who was still in when the tile was discarded
+        for x in w.winners:
+            self.in_hand[x.seat] = False
+        self.n_winners += len(w.winners)
+        if self.rec.mode == "single" or self.n_winners >= 3:
+            self.ended = True
+        if len(self.c.problems) > before:
+            return
+        self.first_win = self.first_win or w
+        for seat, v in valued:
+            self.pay_win(w, seat, v, prev_kong, after_direct, was_in)
+
+    def pay_win(
+        self,
+        w: Win,
+        seat: int,
+        v: Valuation,
+        prev_kong: Kong | None,
+        after_direct: bool,
+        was_in: list[bool],
+    ) -> None:
+        """The win, then what 杠上炮 (呼叫转移) or 抢杠 (杠钱归胡家) add to it."""
+        konged = prev_kong.from_ if after_direct else None
+        amount = payments.win_payments(self.ledger, w, seat, v, self.others_in(seat), konged)
+        self_draw = w.from_ is None and not after_direct
+        self.wins.append(WinResult(w.index, seat, w.from_, w.tile, self_draw, v, amount))
+        if w.from_ is None:
+            return
+        if "kong_discard" in w.situation:
+            payments.kong_transfer(self.ledger, w, seat, prev_kong)
+        if "robbing_kong" in w.situation and self.r.robbing_pays_kong:
+            payments.robbed_kong_to_robber(self.ledger, w, seat, self.r.options, was_in)
+
+    def draw(self) -> tuple[DrawSeat, ...] | None:
+        """流局: every player still in shows his tiles; then 查花猪, 查叫, 退税 (RULES §4.6)."""
+        still_in = [s for s in range(4) if self.in_hand[s]]
+        shown = {h.seat: h for h in self.rec.draw}
+        refusals.refuse_draw(self.c, shown, still_in, self.ended, self.kongs)
+        if self.c.problems:  # the draw's, or an earlier event's: nothing to settle on
+            return None
+        seats = tuple(self.show(shown[s]) for s in still_in)
+        payments.huazhu_payments(self.ledger, seats, self.r)
+        payments.chajiao_payments(self.ledger, seats)
+        if self.r.options.refund_kongs:
+            payments.kong_refunds(self.ledger, seats)
+        return seats
+
+    def show(self, h: Shown) -> DrawSeat:
+        """A shown hand: 花猪, or ready (下叫) on which waits (死叫 where every copy is seen),
+        and what 查叫 values it by."""
+        r = self.r
+        key = hand_key(h.concealed)
+        mg = MeldGroup.of(h.melds)
+        void = self.rec.declared_void[h.seat]
+        if is_huazhu(key, mg, void):
+            return DrawSeat(h.seat, True, False, (), None)
+        candidates = wait_valuations(key, len(h.concealed), r, mg, void)
+        seen = self.seen()
+        waits = tuple((t, v, seen[t] >= 4) for t, v in candidates)
+        pick = chajiao_pick(r, candidates, {t for t, _, dead in waits if dead})
+        return DrawSeat(h.seat, False, pick is not None, waits, chajiao_owed(r, pick), pick)

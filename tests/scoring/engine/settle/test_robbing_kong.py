@@ -1,0 +1,166 @@
+"""抢杠 (RULES §4.5) and 杠钱归胡家 (§3.4): the robbed player pays as a discarder, the
+cancelled kong pays nothing; ``settle/payments.py: robbed_kong_to_robber``.
+
+Amounts are worked out by hand from RULES.md, every payment listed (the presets' values: hands.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.engine.settle import settle
+
+from ..builders import by_reason, hand, kong, meld, record, seat_payments, win, winner
+from .hands import DUIDUI_5P, PINGHU, PINGHU_5P, PINGHU_6S, TANKI_5P
+
+
+def test_robbing_kong_qq_robbed_player_pays_and_the_kong_pays_nothing():
+    """qq 血战. E0 S2 adds 4p to his exposed pung (弯杠); E1 S1 robs it (抢杠, from = S2):
+    123m 456m 789m 11p 234p 平胡 1 fan → 1; qq gives no 抢杠 bonus. The kong is cancelled: no
+    kong_added payment at all. S2 → S1 1.
+    The wall then runs out with S0, S2, S3 in; S2 shows his pung of 4p (not a kong):
+    - S0 234m 567m 22s 345s 78s: ready on 6s/9s, both 平胡 → 查叫 value 1.
+    - S2 13579m 13579p + pung 4p: two suits (not 花猪), not ready.
+    - S3 678p 678p 123s 45s 99s: ready on 3s/6s, 平胡 → 1.
+    查叫: S2 → S0 1, S2 → S3 1. 退税: S2 has no kong income (the robbed kong paid nothing).
+    Totals: S0 +1, S1 +1, S2 −1−2 = −3, S3 +1.
+    """
+    rec = record(
+        "qq",
+        [
+            kong(2, "added", "4p"),
+            win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"]),
+        ],
+        draw={
+            "hands": {
+                "0": hand(PINGHU_6S),
+                "2": hand("13579m13579p", [meld("pung", "4p")]),
+                "3": hand("678p678p123s45s99s"),
+            }
+        },
+    )
+    d = settle(rec).as_dict()
+    assert d["totals"]["seats"] == [1, 1, -3, 1]
+    assert seat_payments(d) == sorted(
+        [
+            ("S2", "S1", 1, "win", 1),
+            ("S2", "S0", 1, "chajiao", None),
+            ("S2", "S3", 1, "chajiao", None),
+        ]
+    )
+    assert d["wins"][0]["value"] == 1
+    assert d["finished"] is True
+    assert d["next_dealer"] is None
+
+
+def test_robbing_kong_xuezhan9_the_kong_money_goes_to_the_winner():
+    """xuezhan9 (杠钱归胡家). E0 S2 弯杠 4p; E1 S1 robs it: 平胡 0 fan + 抢杠胡 1 = 1 fan → 2.
+    S2 → S1 2 (win). Besides, S2 pays what the added kong would have collected from each other
+    player still in the hand, the winner included: S0, S1, S3 → 3 × 1 = 3 (kong_transfer).
+    The cancelled kong itself pays nothing. Totals [0, 5, −5, 0]. Next dealer: S1, first winner.
+    """
+    rec = record(
+        "xuezhan9",
+        [kong(2, "added", "4p"), win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"])],
+    )
+    d = settle(rec).as_dict()
+    assert d["totals"]["seats"] == [0, 5, -5, 0]
+    assert seat_payments(d) == [("S2", "S1", 2, "win", 1), ("S2", "S1", 3, "kong_transfer", 1)]
+    assert d["next_dealer"] == 1
+
+
+def test_robbing_kong_xuezhan9_counts_only_players_still_in():
+    """xuezhan9. E0 S3 wins 6p on S0's discard: 111s 222s 444s 55p 666p 对对胡 2 fan → 4:
+    S0 → S3 4; S3 leaves.
+    E1 S2 弯杠 4p (cancelled); E2 S1 robs it: 平胡 + 抢杠 = 1 fan → 2: S2 → S1 2, and the kong
+    money: players other than S2 still in, winner included = S0 and S1 → 2 × 1 = 2.
+    Totals: S0 −4, S1 +4, S2 −4, S3 +4. Next dealer: S3, the first winner.
+    """
+    rec = record(
+        "xuezhan9",
+        [
+            win("6p", winner(3, DUIDUI_5P), frm=0),
+            kong(2, "added", "4p"),
+            win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"]),
+        ],
+    )
+    d = settle(rec).as_dict()
+    assert d["totals"]["seats"] == [-4, 4, -4, 4]
+    assert seat_payments(d) == sorted(
+        [
+            ("S0", "S3", 4, "win", 0),
+            ("S2", "S1", 2, "win", 2),
+            ("S2", "S1", 2, "kong_transfer", 2),
+        ]
+    )
+    assert d["next_dealer"] == 3
+
+
+# S2 adds 5p to his pung and S1 and S3 both rob it (抢杠 in 一炮多响).
+ROB_TWICE = [
+    kong(2, "added", "5p"),
+    win("5p", winner(1, PINGHU_5P), winner(3, TANKI_5P), frm=2, situation=["robbing_kong"]),
+]
+
+
+def test_xuezhan9_robbing_kong_two_winners_each_get_the_whole_kong_money():
+    """xuezhan9 (RULES §3.4: the robbed player pays the winner what the added kong would have
+    collected, `kong_added` from each other player still in the hand; §4.2 一炮多响: each
+    winner is paid separately).
+
+    E0 S2 弯杠 5p (cancelled: it pays nothing). E1 S1 and S3 both rob it:
+    each 平胡 0 fan + 抢杠胡 1 = 1 fan → 2: S2 → S1 2, S2 → S3 2 (win).
+    When the kong was declared S0, S1 and S3 were all still in the hand, so the kong would have
+    collected 1 from each of them = 3: S2 → S1 3 and S2 → S3 3 (kong_transfer).
+    Totals: S0 0, S1 +5, S2 −10, S3 +5. Next dealer: the first win was 一炮多响 → its
+    discarder, the robbed player S2.
+
+    (Before the fix each robber got only 2: the other robber had already been marked as out
+    of the hand when the kong money was counted.)
+    """
+    d = settle(record("xuezhan9", ROB_TWICE)).as_dict()
+    assert seat_payments(d) == sorted(
+        [
+            ("S2", "S1", 2, "win", 1),
+            ("S2", "S1", 3, "kong_transfer", 1),
+            ("S2", "S3", 2, "win", 1),
+            ("S2", "S3", 3, "kong_transfer", 1),
+        ]
+    )
+    assert d["totals"]["seats"] == [0, 5, -10, 5]
+    assert d["next_dealer"] == 2
+
+
+def test_xuezhan9_robbing_kong_two_winners_after_an_earlier_winner():
+    """xuezhan9. E0 S0 self-draws 6p (234m 567m 22p 345p 678p 平胡 0 + 自摸 1 = 1 fan → 2):
+    S1, S2, S3 → S0 2 each; S0 leaves.
+    E1 S2 弯杠 5p (cancelled); E2 S1 and S3 rob it: 1 fan → 2 each from S2, and the kong money
+    from the players other than S2 still in when it was declared: S1 and S3 → 2 each.
+    S0 +6; S1 −2+2+2 = 2; S2 −2−4−4 = −10; S3 −2+4 = 2.
+    """
+    rec = record("xuezhan9", [win("6p", winner(0, "234m567m22p345p78p")), *ROB_TWICE])
+    d = settle(rec).as_dict()
+    assert by_reason(d, "kong_transfer") == [("S2", "S1", 2, 2), ("S2", "S3", 2, 2)]
+    assert d["totals"]["seats"] == [6, 2, -10, 2]
+    assert d["next_dealer"] == 0
+
+
+@pytest.mark.parametrize(
+    ("preset", "mode", "each", "next_dealer", "finished"),
+    [
+        ("qq", "single", 1, 2, True),  # 平胡 1 fan → 1, no 抢杠 bonus; 普通: the discarder
+        ("qq", "xuezhan", 1, None, False),  # 血战: dice
+        ("chengdu", "xuezhan", 2, 2, False),  # 平胡 1 × 抢杠 2; first win 一炮多响 → discarder
+        ("additive", "xuezhan", 2, 2, False),  # 平胡 1 + 抢杠 1
+    ],
+)
+def test_robbing_kong_two_winners_other_presets(preset, mode, each, next_dealer, finished):
+    """抢杠 in 一炮多响 without 杠钱归胡家 (RULES §4.5): the robbed S2 pays each robber as a
+    discarder, the cancelled kong pays nothing (no kong payment at all), no kong_transfer.
+    S2 → S1 each, S2 → S3 each. The robbed player counts as the discarder for the next dealer.
+    """
+    d = settle(record(preset, ROB_TWICE, mode=mode)).as_dict()
+    assert seat_payments(d) == [("S2", "S1", each, "win", 1), ("S2", "S3", each, "win", 1)]
+    assert d["totals"]["seats"] == [0, each, -2 * each, each]
+    assert d["next_dealer"] == next_dealer
+    assert d["finished"] is finished
