@@ -125,6 +125,9 @@ class RulesetDescriptionSerializer(serializers.Serializer):
     """A ruleset's complete description: what its fingerprint hashes and a snapshot pins."""
 
     preset = serializers.CharField()
+    version = serializers.IntegerField(
+        help_text="the preset's version: a changed table is a new one"
+    )
     title = NameSerializer()
     source = serializers.CharField()
     curve = serializers.ChoiceField(choices=["fan", "multiple", "points"])
@@ -135,8 +138,9 @@ class RulesetDescriptionSerializer(serializers.Serializer):
     pattern_extras = serializers.ListField(child=serializers.CharField())
     next_dealer = serializers.CharField()
     robbing_pays_kong = serializers.BooleanField()
-    session_multipliers = serializers.BooleanField()
+    session_multipliers = serializers.BooleanField(help_text="黄庄加倍 and 连庄 across hands")
     options = serializers.DictField(help_text="every option's value (RULES §3.5)")
+    defaults = serializers.DictField(help_text="the preset's own value of every option")
 
 
 class PresetSerializer(RulesetDescriptionSerializer):

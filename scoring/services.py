@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import Invalid
-from scoring.engine import EngineError, Ruleset, resolve_ruleset
+from scoring.engine import EngineError, Ruleset, resolve_ruleset, ruleset_from_description
 from scoring.engine.settle import Settlement, settle
 from scoring.models import RulesetSnapshot
 
@@ -38,7 +38,7 @@ def ruleset_snapshot_get_or_create(*, spec: Any, path: str = "ruleset") -> Rules
 def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
     """The rules a snapshot pinned, rebuilt from its stored description — never from today's
     preset tables, so a hand recorded under them is re-settled the same way forever."""
-    return resolve_ruleset(snapshot.spec)
+    return ruleset_from_description(snapshot.description)
 
 
 def same_rules(spec: Any, snapshot: RulesetSnapshot) -> bool:

@@ -406,7 +406,8 @@ class Ruleset:
             "pattern_extras": list(self.pattern_extras),
             "next_dealer": self.next_dealer,
             "robbing_pays_kong": self.robbing_pays_kong,
-            "session_doubling": self.session_doubling,
+            # (the API's name for it since the first rulesets endpoint)
+            "session_multipliers": self.session_doubling,
             "options": _options_dict(self.options),
             "defaults": _options_dict(self.defaults),
         }
@@ -575,7 +576,7 @@ _BY_NAME: dict[str, tuple[Preset, Ruleset]] = {
 
 _DESCRIPTION_KEYS = (
     "preset", "version", "title", "source", "curve", "unit", "fan_offset", "patterns", "extras",
-    "pattern_extras", "next_dealer", "robbing_pays_kong", "session_doubling", "options",
+    "pattern_extras", "next_dealer", "robbing_pays_kong", "session_multipliers", "options",
     "defaults",
 )  # fmt: skip
 _PATTERN_KEYS = ("code", "zh", "en", "value", "roots_included", "option")
@@ -705,7 +706,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         "fan_offset": whole(d["fan_offset"], at("fan_offset")),
         "next_dealer": one_of(d["next_dealer"], NEXT_DEALERS, at("next_dealer")),
         "robbing_pays_kong": flag(d["robbing_pays_kong"], at("robbing_pays_kong")),
-        "session_doubling": flag(d["session_doubling"], at("session_doubling")),
+        "session_doubling": flag(d["session_multipliers"], at("session_multipliers")),
     }
     c.raise_if_any()
     return Ruleset(

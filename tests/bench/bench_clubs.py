@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench.postgres import recreate_database  # noqa: E402
-from tests.engine.records import PINGHU, XUEZHAN  # noqa: E402
+from tests.scoring.engine.records import PINGHU, XUEZHAN  # noqa: E402
 
 TARGET_RATE = 150.0  # hands/s
 TARGET_P99_MS = 100.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.engine.records import PINGHU, XUEZHAN
+from tests.scoring.engine.records import PINGHU, XUEZHAN
 
 #: the same hand self-drawn: every other seat pays S1 1
 SELFDRAW = {**PINGHU, "events": [{**PINGHU["events"][0], "from": None}]}

@@ -13,7 +13,7 @@ from clubs.serializers import HandOutSerializer
 from clubs.services.hands import hand_record
 from tests.clubs.factories import TableSessionFactory, member
 from tests.clubs.records import SELFDRAW
-from tests.engine.records import PINGHU
+from tests.scoring.engine.records import PINGHU
 
 pytestmark = pytest.mark.django_db
 

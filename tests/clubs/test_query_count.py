@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 
 from clubs.models import Bettor, Role, TableSession
 from tests.clubs.factories import PlayerFactory, TableSessionFactory, member
-from tests.engine.records import PINGHU, XUEZHAN
+from tests.scoring.engine.records import PINGHU, XUEZHAN
 
 pytestmark = pytest.mark.django_db
 

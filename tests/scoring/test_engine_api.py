@@ -15,8 +15,8 @@ from scoring.serializers import (
     SettlementSerializer,
     WaitsOutputSerializer,
 )
-from tests.engine.records import XUEZHAN
 from tests.helpers import assert_shape
+from tests.scoring.engine.records import XUEZHAN
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from clubs.serializers import SessionOutSerializer
 from core.jobs_api import TaskOutSerializer
 from core.models import TaskRecord
 from tests.clubs.factories import ClubFactory
-from tests.engine.records import PINGHU
 from tests.helpers import assert_shape, client_for, login, member_login
+from tests.scoring.engine.records import PINGHU
 from tournaments import selectors
 from tournaments.models import Registration, Round, StandingsSnapshot, Tournament
 from tournaments.serializers import (

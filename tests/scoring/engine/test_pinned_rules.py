@@ -169,7 +169,10 @@ def _set(path, value):
         (_set(["options", "cap"], 0), [("invalid_option", "ruleset.options.cap")]),
         (lambda d: d["defaults"].pop("cap"), [("missing_option", "ruleset.defaults.cap")]),
         (_set(["next_dealer"], "dice"), [("invalid_description", "ruleset.next_dealer")]),
-        (_set(["session_doubling"], "yes"), [("invalid_description", "ruleset.session_doubling")]),
+        (
+            _set(["session_multipliers"], "yes"),
+            [("invalid_description", "ruleset.session_multipliers")],
+        ),
         # every problem at once
         (lambda d: d.update(version=0, source=""),
          [("invalid_description", "ruleset.version"), ("invalid_description", "ruleset.source")]),

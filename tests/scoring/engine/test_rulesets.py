@@ -54,7 +54,7 @@ def test_description_is_complete_and_json_serialisable():
     for name in PRESETS:
         d = resolve_ruleset(name).as_dict()
         assert d["version"] == 1
-        assert d["session_doubling"] is (name == "xuezhan9")
+        assert d["session_multipliers"] is (name == "xuezhan9")
         assert d["robbing_pays_kong"] is (name == "xuezhan9")
         assert d["defaults"] == d["options"]  # resolved by name: the preset's own values
 

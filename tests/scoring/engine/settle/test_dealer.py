@@ -223,13 +223,13 @@ def test_xuezhan9_session_multiplier_reaches_transfer_chajiao_and_refund():
 )
 def test_session_doubling_is_a_rule_of_the_ruleset_not_of_its_name(preset, doubling, totals):
     """Session doubling is the preset's ``session_doubling`` property, carried by the ruleset
-    and its description (never a test of the preset's name). A qq description with it switched
-    on doubles after one drawn hand: SESSION_EVENTS under qq (暗杠 2 each, 平胡 1) give
-    [−3, 6, −1, −2], ×2 = [−6, 12, −2, −4]. A xuezhan9 description with it off does not double
-    (xuezhan9 暗杠 2 each, 平胡 0 fan → 1): [−3, 6, −1, −2]."""
+    and its description (``session_multipliers``), never a test of the preset's name. A qq
+    description with it switched on doubles after one drawn hand: SESSION_EVENTS under qq
+    (暗杠 2 each, 平胡 1) give [−3, 6, −1, −2], ×2 = [−6, 12, −2, −4]. A xuezhan9 description
+    with it off does not double (xuezhan9 暗杠 2 each, 平胡 0 fan → 1): [−3, 6, −1, −2]."""
     description = resolve_ruleset(preset).as_dict()
-    assert description["session_doubling"] is (preset == "xuezhan9")
-    description["session_doubling"] = doubling
+    assert description["session_multipliers"] is (preset == "xuezhan9")
+    description["session_multipliers"] = doubling
     rules = ruleset_from_description(description)
     d = settle(record(rules, SESSION_EVENTS, session={"draws_before": 1})).as_dict()
     assert d["multiplier"] == (2 if doubling else 1)
