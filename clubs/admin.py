@@ -310,7 +310,19 @@ class SessionResultAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 # --- hands, their payments and revisions ------------------------------------------------------
 
 
-class PaymentInline(ReadOnlyInline):
+class PaymentParties:
+    """Who paid and who was paid, as people read them."""
+
+    @admin.display(description="payer")
+    def payer(self, obj: Payment) -> str:
+        return party(obj.payer_player, obj.payer_bettor)
+
+    @admin.display(description="payee")
+    def payee(self, obj: Payment) -> str:
+        return party(obj.payee_player, obj.payee_bettor)
+
+
+class PaymentInline(PaymentParties, ReadOnlyInline):
     model = Payment
     fields = ("position", "payer", "payee", "amount", "reason", "event")
     readonly_fields = fields
@@ -323,14 +335,6 @@ class PaymentInline(ReadOnlyInline):
                 "payer_player", "payee_player", "payer_bettor__player", "payee_bettor__player"
             )
         )
-
-    @admin.display(description="payer")
-    def payer(self, obj: Payment) -> str:
-        return party(obj.payer_player, obj.payer_bettor)
-
-    @admin.display(description="payee")
-    def payee(self, obj: Payment) -> str:
-        return party(obj.payee_player, obj.payee_bettor)
 
 
 class HandRevisionInline(ReadOnlyInline):
@@ -491,7 +495,7 @@ class HandRevisionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Payment)
-class PaymentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class PaymentAdmin(PaymentParties, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("hand", "position", "payer", "payee", "amount", "reason", "event")
     list_filter = ("reason", "hand__session__club")
     search_fields = (
@@ -512,11 +516,3 @@ class PaymentAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     fields = ("hand", "position", "payer", "payee", "amount", "reason", "event")
     readonly_fields = fields
-
-    @admin.display(description="payer")
-    def payer(self, obj: Payment) -> str:
-        return party(obj.payer_player, obj.payer_bettor)
-
-    @admin.display(description="payee")
-    def payee(self, obj: Payment) -> str:
-        return party(obj.payee_player, obj.payee_bettor)

@@ -69,25 +69,23 @@ class HandDetailView(ApiView):
 
     @extend_schema(request=HandInSerializer, responses=HandOutSerializer)
     def put(self, request: Request, pk: int, number: int) -> Response:
+        return self._correct(request, pk, number, merge=False)
+
+    @extend_schema(request=HandInSerializer, responses=HandOutSerializer)
+    def patch(self, request: Request, pk: int, number: int) -> Response:
+        return self._correct(request, pk, number, merge=True)
+
+    def _correct(self, request: Request, pk: int, number: int, *, merge: bool) -> Response:
+        """PUT sends the whole record, PATCH the fields that change; either may give a
+        ``reason``, kept with the revision."""
         hand = hand_for(request, pk, number, Role.SCORER)
         if not isinstance(request.data, dict):
             raise Invalid.single("", "invalid_body", "a hand is a JSON object")
         record = {k: v for k, v in request.data.items() if k != "reason"}
-        reason = _reason(request.data)
-        hand = services.hand_correct(hand=hand, data=record, user=request.user, reason=reason)
-        return hand_response(hand)
-
-    @extend_schema(request=HandInSerializer, responses=HandOutSerializer)
-    def patch(self, request: Request, pk: int, number: int) -> Response:
-        hand = hand_for(request, pk, number, Role.SCORER)
-        if not isinstance(request.data, dict):
-            raise Invalid.single("", "invalid_body", "a hand is a JSON object")
-        changes = {k: v for k, v in request.data.items() if k != "reason"}
+        if merge:
+            record = {**hand.record, **record}
         hand = services.hand_correct(
-            hand=hand,
-            data={**hand.record, **changes},
-            user=request.user,
-            reason=_reason(request.data),
+            hand=hand, data=record, user=request.user, reason=_reason(request.data)
         )
         return hand_response(hand)
 

@@ -29,7 +29,7 @@ from scoring.engine import (  # noqa: E402
 from scoring.engine.melds import NO_MELDS  # noqa: E402
 from scoring.engine.settle import parse_record, settle  # noqa: E402
 from scoring.engine.shapes import hand_key  # noqa: E402
-from tests.scoring.engine.records import XUEZHAN  # noqa: E402
+from tests.scoring.engine.records import DRAWN, XUEZHAN  # noqa: E402
 from tests.scoring.engine.reference import reference_evaluate, reference_waits  # noqa: E402
 
 #: 血战: two kongs, three wins (two self-drawn), two 叫马 bettors
@@ -40,20 +40,7 @@ TYPICAL_RECORD = {
 }
 
 #: one self-drawn win, then 流局 with three players showing: 查叫 for all three
-DRAWN_RECORD = {
-    "ruleset": "qq",
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 2, "kind": "added", "tile": "5p"},
-        {"type": "win", "from": None, "tile": "4s", "situation": [],
-         "winners": [{"seat": 1, "concealed": "123m456m789m99m23s"}]},
-    ],
-    "draw": {"hands": {
-        "0": {"concealed": "234m567m22p678p34p"},
-        "2": {"concealed": "111s234s678s9s", "melds": [{"kind": "kong", "tile": "5p"}]},
-        "3": {"concealed": "1357m2468m13799p"},
-    }},
-}  # fmt: skip
+DRAWN_RECORD = {"ruleset": "qq", **DRAWN}
 
 RUNS = 5
 

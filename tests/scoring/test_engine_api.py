@@ -16,7 +16,7 @@ from scoring.serializers import (
     WaitsOutputSerializer,
 )
 from tests.helpers import assert_shape
-from tests.scoring.engine.records import XUEZHAN
+from tests.scoring.engine.records import DRAWN, XUEZHAN
 
 pytestmark = pytest.mark.django_db
 
@@ -267,21 +267,7 @@ def test_settle_reports_every_error_with_its_path(api_client, json_errors):
 
 # --- every answer is what the schema declares ------------------------------------------------
 
-DRAWN_WITH_BETTOR = {
-    "ruleset": "qq",
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 2, "kind": "added", "tile": "5p"},
-        {"type": "win", "from": None, "tile": "4s", "situation": [],
-         "winners": [{"seat": 1, "concealed": "123m456m789m99m23s"}]},
-    ],
-    "draw": {"hands": {
-        "0": {"concealed": "234m567m22p678p34p"},
-        "2": {"concealed": "111s234s678s9s", "melds": [{"kind": "kong", "tile": "5p"}]},
-        "3": {"concealed": "1357m2468m13799p"},
-    }},
-    "bettors": [{"name": "老王", "tile": "1m"}],
-}  # fmt: skip
+DRAWN_WITH_BETTOR = {"ruleset": "qq", **DRAWN, "bettors": [{"name": "老王", "tile": "1m"}]}
 
 
 @pytest.mark.parametrize(

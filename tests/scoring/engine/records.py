@@ -22,6 +22,21 @@ PINGHU = {
     "draw": None,
 }  # fmt: skip
 
+#: S2 弯杠 5p, S1 self-draws; then 流局 with three players showing: 查叫 for all three
+DRAWN = {
+    "dealer": 0,
+    "events": [
+        {"type": "kong", "seat": 2, "kind": "added", "tile": "5p"},
+        {"type": "win", "from": None, "tile": "4s", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m99m23s"}]},
+    ],
+    "draw": {"hands": {
+        "0": {"concealed": "234m567m22p678p34p"},
+        "2": {"concealed": "111s234s678s9s", "melds": [{"kind": "kong", "tile": "5p"}]},
+        "3": {"concealed": "1357m2468m13799p"},
+    }},
+}  # fmt: skip
+
 #: 血战: S3 暗杠 9s, S1 直杠 5m on S0's discard, S2 平胡 on S1's 3p, S0 对对胡 self-drawn on
 #: 6s, S3 平胡 + 根 self-drawn on 7s; the hand ends at three winners
 XUEZHAN = {
