@@ -177,7 +177,8 @@ class Table(models.Model):
 
 class StandingsSnapshot(models.Model):
     """Standings as computed at one moment: written whole in one row, so a reader never sees
-    a half-computed table. The API serves the highest version."""
+    a half-computed table, and never changed (a recompute writes the next version). The API
+    serves the highest version."""
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="standings_snapshots"
@@ -189,6 +190,10 @@ class StandingsSnapshot(models.Model):
     rows = models.JSONField(
         default=list, help_text="the standings, numbers as numbers (``tournaments.readmodels``)"
     )
+    points_scale = models.PositiveIntegerField(
+        default=1, help_text="placement points in the rows are whole numbers of 1/points_scale"
+    )
+    tiebreaks = models.JSONField(default=list, help_text="the tiebreak chain that ordered them")
     seconds = models.FloatField(default=0, help_text="time the computation took")
 
     class Meta:

@@ -1,31 +1,38 @@
 """What the tournament reads answer: plain objects that JSON, CSV and pages render alike.
 
 Numbers stay numbers (placement points are exact fractions); they are formatted only when
-rendered. A standings snapshot stores its rows as :meth:`StandingRow.as_json` (a fraction as
-``[numerator, denominator]``) and reads them back with :meth:`StandingRow.from_json`.
+rendered. A standings snapshot stores its rows as :func:`standings_json` writes them, every
+placement points value a whole number of ``1/scale`` (the snapshot's ``points_scale``: the
+least common denominator, so 7/3 with scale 12 is stored as 28), and reads them back as
+:class:`StandingRow`. A standings table has a row per player and a cell per round, thousands
+of them: whole numbers decode fast, the rows are named tuples and equal fractions are built
+once.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tournaments.models import Round
 from tournaments.standings import Standing
 
 
-def fraction_json(value: Fraction | None) -> list[int] | None:
-    return None if value is None else [value.numerator, value.denominator]
+@lru_cache(maxsize=4096)
+def _fraction(numerator: int, scale: int) -> Fraction:
+    return Fraction(numerator, scale)
 
 
-def fraction_of(data: list[int] | None) -> Fraction | None:
-    return None if data is None else Fraction(data[0], data[1])
+def fraction_of(scaled: int | None, scale: int) -> Fraction | None:
+    return None if scaled is None else _fraction(scaled, scale)
 
 
-@dataclass(frozen=True)
-class RoundCell:
+class RoundCell(NamedTuple):
     """One round of one player: a table played, or a bye (``table`` None)."""
 
     round: int
@@ -36,8 +43,7 @@ class RoundCell:
     bye: bool
 
 
-@dataclass(frozen=True)
-class StandingRow:
+class StandingRow(NamedTuple):
     """One player's line of the standings."""
 
     rank: int
@@ -55,48 +61,58 @@ class StandingRow:
     rounds: tuple[RoundCell, ...]
 
     @classmethod
-    def from_standing(cls, s: Standing, name: str) -> StandingRow:
+    def from_json(cls, d: dict[str, Any], scale: int) -> StandingRow:
         return cls(
-            rank=s.rank, shared=s.shared, player=s.player, name=name,
-            placement_points=s.placement_points, table_score=s.table_score,
-            first_places=s.first_places, best_table_score=s.best_table_score,
-            head_to_head=s.head_to_head, rounds_played=s.rounds_played, byes=s.byes,
-            withdrawn=s.withdrawn,
-            rounds=tuple(
-                RoundCell(e.round, e.table, e.table_score, e.placement_points, e.place, e.bye)
-                for e in s.rounds
-            ),
-        )  # fmt: skip
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "rank": self.rank, "shared": self.shared, "player": self.player, "name": self.name,
-            "placement_points": fraction_json(self.placement_points),
-            "table_score": self.table_score, "first_places": self.first_places,
-            "best_table_score": self.best_table_score, "head_to_head": self.head_to_head,
-            "rounds_played": self.rounds_played, "byes": self.byes, "withdrawn": self.withdrawn,
-            "rounds": [
-                {"round": c.round, "table": c.table, "table_score": c.table_score,
-                 "placement_points": fraction_json(c.placement_points),
-                 "place": fraction_json(c.place), "bye": c.bye}
-                for c in self.rounds
-            ],
-        }  # fmt: skip
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> StandingRow:
-        return cls(
-            **{k: v for k, v in data.items() if k not in ("placement_points", "rounds")},
-            placement_points=fraction_of(data["placement_points"]),
-            rounds=tuple(
+            d["rank"], d["shared"], d["player"], d["name"],
+            fraction_of(d["placement_points"], scale), d["table_score"], d["first_places"],
+            d["best_table_score"], d["head_to_head"], d["rounds_played"], d["byes"],
+            d["withdrawn"],
+            tuple(
                 RoundCell(
-                    round=c["round"], table=c["table"], table_score=c["table_score"],
-                    placement_points=fraction_of(c["placement_points"]),
-                    place=fraction_of(c["place"]), bye=c["bye"],
+                    c["round"], c["table"], c["table_score"],
+                    fraction_of(c["placement_points"], scale), fraction_of(c["place"], scale),
+                    c["bye"],
                 )
-                for c in data["rounds"]
+                for c in d["rounds"]
             ),
         )  # fmt: skip
+
+
+def standings_json(
+    standings: Sequence[Standing], names: Mapping[int, str]
+) -> tuple[int, list[dict[str, Any]]]:
+    """Computed standings as a snapshot stores them: (scale, rows), every placement points
+    value (and shared place) a whole number of ``1/scale``; :meth:`StandingRow.from_json`
+    reads a row back."""
+    denominators = {1}
+    for s in standings:
+        denominators.add(s.placement_points.denominator)
+        for e in s.rounds:
+            denominators.add(e.placement_points.denominator)
+            if e.place is not None:
+                denominators.add(e.place.denominator)
+    scale = math.lcm(*denominators)
+
+    def scaled(value: Fraction | None) -> int | None:
+        return None if value is None else value.numerator * (scale // value.denominator)
+
+    rows = [
+        {
+            "rank": s.rank, "shared": s.shared, "player": s.player,
+            "name": names.get(s.player, ""), "placement_points": scaled(s.placement_points),
+            "table_score": s.table_score, "first_places": s.first_places,
+            "best_table_score": s.best_table_score, "head_to_head": s.head_to_head,
+            "rounds_played": s.rounds_played, "byes": s.byes, "withdrawn": s.withdrawn,
+            "rounds": [
+                {"round": e.round, "table": e.table, "table_score": e.table_score,
+                 "placement_points": scaled(e.placement_points), "place": scaled(e.place),
+                 "bye": e.bye}
+                for e in s.rounds
+            ],
+        }
+        for s in standings
+    ]  # fmt: skip
+    return scale, rows
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
+from functools import lru_cache
 
 from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Hand, Membership, Seat
 from clubs.selectors import can_read, sessions_totals
 from core.errors import Invalid
-from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
 from tournaments.readmodels import (
     RoundDetail,
     RoundProgress,
@@ -180,17 +182,31 @@ def standings_now(
 
 def latest_standings(tournament: Tournament) -> StandingsTable:
     """The latest snapshot's standings (version 0 and no rows before the first one)."""
-    snapshot = tournament.standings_snapshots.order_by("-version").first()
-    tiebreaks = tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS)
-    if snapshot is None:
-        return StandingsTable(0, None, 0, 0, (), tiebreaks)
+    latest = (
+        tournament.standings_snapshots.order_by("-version")
+        .values_list("pk", "version", "computed_at")
+        .first()
+    )
+    if latest is None:
+        return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
+    return _snapshot_table(*latest)
+
+
+@lru_cache(maxsize=16)
+def _snapshot_table(pk: int, version: int, computed_at: datetime) -> StandingsTable:
+    """A snapshot's standings table, read once per process: a snapshot never changes (a
+    recompute writes the next version, a new key), so an entry is never stale. The key holds
+    the version and time too, so a number a database gives again after a deletion is another
+    key. Bounded: a projector and a hundred players reading one tournament read it once, and
+    many tournaments cannot grow it."""
+    s = StandingsSnapshot.objects.get(pk=pk)
     return StandingsTable(
-        version=snapshot.version,
-        computed_at=snapshot.computed_at,
-        rounds_complete=snapshot.rounds_complete,
-        tables_counted=snapshot.tables_counted,
-        rows=tuple(StandingRow.from_json(row) for row in snapshot.rows),
-        tiebreaks=tiebreaks,
+        version=s.version,
+        computed_at=s.computed_at,
+        rounds_complete=s.rounds_complete,
+        tables_counted=s.tables_counted,
+        rows=tuple(StandingRow.from_json(row, s.points_scale) for row in s.rows),
+        tiebreaks=tuple(s.tiebreaks),
     )
 
 

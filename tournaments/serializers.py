@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -11,17 +12,22 @@ from rest_framework import serializers
 
 from clubs.models import Player, TableSession
 from tournaments.models import Registration, Round, Tournament
-from tournaments.readmodels import RoundDetail, RoundProgress, StandingsTable
+from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
 def fraction_text(value: Fraction) -> str:
     """A fraction as people write points: 3, 2.5, 7/3."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    if 100 % value.denominator == 0:
-        return f"{float(value):g}"
-    return f"{value.numerator}/{value.denominator}"
+    return _points_text(value.numerator, value.denominator)
+
+
+@lru_cache(maxsize=4096)
+def _points_text(numerator: int, denominator: int) -> str:
+    if denominator == 1:
+        return str(numerator)
+    if 100 % denominator == 0:
+        return f"{numerator / denominator:g}"
+    return f"{numerator}/{denominator}"
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -225,6 +231,42 @@ class StandingsOutSerializer(serializers.Serializer):
     @extend_schema_field(TiebreakNameSerializer(many=True))
     def get_tiebreaks(self, table: StandingsTable) -> list[dict[str, str]]:
         return [{"code": code, **TIEBREAKS[code].name.as_dict()} for code in table.tiebreaks]
+
+    def to_representation(self, table: StandingsTable) -> dict[str, Any]:
+        # What the declared fields give (the reference, and the schema's source), written out
+        # directly: a thousand rows of ten rounds through field objects take a quarter of a
+        # second. tests/tournaments/test_api.py checks the two agree.
+        computed = table.computed_at
+        return {
+            "version": table.version,
+            "computed_at": None if computed is None else _DATETIME.to_representation(computed),
+            "rounds_complete": table.rounds_complete,
+            "tables_counted": table.tables_counted,
+            "tiebreaks": self.get_tiebreaks(table),
+            "standings": [standing_row_data(row) for row in table.rows],
+        }
+
+
+#: how a time is written (in the current time zone, as the declared field does)
+_DATETIME = serializers.DateTimeField()
+
+
+def standing_row_data(row: StandingRow) -> dict[str, Any]:
+    """One row as :class:`StandingRowSerializer` writes it (written out: see above)."""
+    text = fraction_text
+    return {
+        "rank": row.rank, "shared": row.shared, "player": row.player, "name": row.name,
+        "placement_points": text(row.placement_points), "table_score": row.table_score,
+        "first_places": row.first_places, "best_table_score": row.best_table_score,
+        "head_to_head": row.head_to_head, "rounds_played": row.rounds_played,
+        "byes": row.byes, "withdrawn": row.withdrawn,
+        "rounds": [
+            {"round": c.round, "table": c.table, "table_score": c.table_score,
+             "placement_points": text(c.placement_points),
+             "place": None if c.place is None else text(c.place), "bye": c.bye}
+            for c in row.rounds
+        ],
+    }  # fmt: skip
 
 
 def standings_csv_rows(table: StandingsTable) -> list[dict[str, Any]]:

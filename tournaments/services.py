@@ -26,7 +26,7 @@ from core.models import TaskRecord
 from scoring.services import ruleset_snapshot_get_or_create
 from tournaments import selectors
 from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
-from tournaments.readmodels import StandingRow
+from tournaments.readmodels import standings_json
 from tournaments.seating import RoundSeating, SeatingError, seat_round
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
@@ -406,14 +406,15 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     started = time.perf_counter()
     standings, complete, counted = selectors.standings_now(tournament)
     names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
-    rows = [StandingRow.from_standing(s, names.get(s.player, "")).as_json() for s in standings]
+    scale, rows = standings_json(standings, names)
     seconds = time.perf_counter() - started
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament_id)
         last = tournament.standings_snapshots.aggregate(v=Max("version"))["v"] or 0
         snapshot = StandingsSnapshot.objects.create(
             tournament=tournament, version=last + 1, rounds_complete=complete,
-            tables_counted=counted, rows=rows, seconds=seconds,
+            tables_counted=counted, rows=rows, points_scale=scale,
+            tiebreaks=list(selectors.rules_of(tournament).tiebreaks), seconds=seconds,
         )  # fmt: skip
         if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.FINISHED

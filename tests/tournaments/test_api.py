@@ -16,7 +16,7 @@ from core.models import TaskRecord
 from tests.clubs.factories import ClubFactory
 from tests.helpers import assert_shape, client_for, login, member_login
 from tests.scoring.engine.records import PINGHU
-from tournaments import selectors
+from tournaments import selectors, services
 from tournaments.models import Registration, Round, StandingsSnapshot, Tournament
 from tournaments.serializers import (
     RoundDetailSerializer,
@@ -209,12 +209,13 @@ def test_byes_go_to_different_players_and_score_the_bye_points(make_tournament, 
         for table in round_.tables.all():
             enter(table, [0, 0, 0, 0])
     assert len(set(byes)) == 6  # six byes, six different players
-    rows = StandingsSnapshot.objects.filter(tournament=t).first().rows
-    bye_row = next(r for r in rows if r["player"] == byes[0])
+    snapshot = StandingsSnapshot.objects.filter(tournament=t).first()
+    bye_row = next(r for r in snapshot.rows if r["player"] == byes[0])
     assert bye_row["byes"] == 1
-    # a bye: 1.75 placement points; three four-way ties: (4+2+1+0)/4 = 1.75 each; stored as
-    # the exact fraction 5.25 = 21/4, [numerator, denominator]
-    assert bye_row["placement_points"] == [21, 4]
+    # a bye: 1.75 placement points; three four-way ties: (4+2+1+0)/4 = 1.75 each; 5.25 in all.
+    # Every value is a quarter or a whole here, so the snapshot counts in quarters: 21 of 1/4.
+    assert (snapshot.points_scale, bye_row["placement_points"]) == (4, 21)
+    assert bye_row["rounds"][0]["placement_points"] == 7  # 1.75 = 7/4
 
 
 def test_withdrawn_players_are_not_seated_and_late_entries_are(
@@ -386,6 +387,32 @@ def test_standings_are_coalesced_and_versioned(
     assert versions[:2] == sorted(versions, reverse=True)[:2] and len(set(versions)) == len(
         versions
     )
+
+
+def test_the_standings_read_are_always_the_latest_snapshot_with_its_own_chain(
+    director_client, make_tournament, seat, enter, django_capture_on_commit_callbacks
+):
+    """A snapshot is read once per process and never changes; a recompute is the next version,
+    read at once. The chain shown is the one that ordered the rows: after the organiser puts
+    table score first, the old snapshot still says placement points until the recompute."""
+    t = make_tournament(players=4)
+    table = seat(t).tables.get()
+    enter(table, [20, 20, -10, -30])
+    url = f"/api/v1/tournaments/{t.slug}/standings/"
+    first = director_client.get(url).json()
+    assert first == director_client.get(url).json()  # read again: the same table
+    chain = ["table_score", "placement_points"]
+    with django_capture_on_commit_callbacks(execute=False):  # the recompute waits in the queue
+        r = director_client.patch(f"/api/v1/tournaments/{t.slug}/", {"tiebreaks": chain},
+                                  format="json")  # fmt: skip
+    assert r.status_code == 200, r.json()
+    waiting = director_client.get(url).json()
+    assert waiting["version"] == first["version"]
+    assert waiting["tiebreaks"][0]["code"] == "placement_points"
+    services.standings_compute(tournament_id=t.pk)
+    latest = director_client.get(url).json()
+    assert latest["version"] == first["version"] + 1
+    assert [c["code"] for c in latest["tiebreaks"]] == chain
 
 
 def test_standings_and_seating_as_csv(director_client, make_tournament, seat, enter):
