@@ -8,6 +8,8 @@ import io
 import itertools
 
 import pytest
+from django.utils import timezone
+from rest_framework import serializers
 
 from clubs.models import Club, Role
 from clubs.serializers import SessionOutSerializer
@@ -541,3 +543,25 @@ def test_answers_have_the_declared_fields(director_client, make_tournament, seat
         assert_shape(response.json(), serializer, url)
     task = director_client.get(f"/api/v1/tasks/{round_.task_id}").json()
     assert task["tournament"] == t.slug and task["state"] == "SUCCESS"
+
+
+def test_the_written_out_standings_are_the_declared_fields(make_tournament, seat, enter):
+    """StandingsOutSerializer writes its rows out directly (for speed): the same keys, order
+    and values as its declared fields give, with shared places, byes and a player who has not
+    played yet (no best table score), in any time zone."""
+    t = make_tournament(players=18, rounds=2)
+    one = seat(t)
+    for table in one.tables.all():
+        enter(table, [20, 20, -10, -30])
+    services.registration_create(tournament=t, name="late")
+    services.standings_compute(tournament_id=t.pk)
+    table = selectors.latest_standings(t)
+    assert any(r.shared for r in table.rows) and any(r.byes for r in table.rows)
+    assert any(r.best_table_score is None for r in table.rows)
+    for zone in ("UTC", "Asia/Shanghai", "America/New_York"):
+        with timezone.override(zone):
+            fast = StandingsOutSerializer(table).data
+            declared = serializers.Serializer.to_representation(
+                StandingsOutSerializer(table), table
+            )
+            assert list(fast.items()) == list(declared.items())
