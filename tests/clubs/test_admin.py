@@ -9,7 +9,17 @@ from django.contrib import admin
 from django.urls import reverse
 
 from clubs.demo import SLUG, demo_club_create
-from clubs.models import Club, Hand, HandRevision, Payment, Role, SessionResult, TableSession
+from clubs.models import (
+    Club,
+    Hand,
+    HandRevision,
+    Membership,
+    Payment,
+    Player,
+    Role,
+    SessionResult,
+    TableSession,
+)
 from clubs.services.sessions import session_create, session_result_enter
 from core.jobs import job_create
 from core.models import IdempotentRequest, TaskRecord
@@ -91,8 +101,6 @@ def test_search(admin_client, demo, model, query, expected):
 
 
 def test_search_players_memberships_hands_and_payments(admin_client, demo):
-    from clubs.models import Membership, Player
-
     r = admin_client.get(url(Player, "changelist"), {"q": "李娜"})
     assert result_names(r) == {"李娜"}
     r = admin_client.get(url(Membership, "changelist"), {"q": "李娜"})
@@ -216,7 +224,5 @@ def test_a_view_only_staff_user_cannot_run_the_actions(client, demo, django_user
 
 
 def test_owner_membership_is_listed(admin_client, demo):
-    from clubs.models import Membership
-
     r = admin_client.get(url(Membership, "changelist"), {"role__exact": Role.OWNER})
     assert {m.player.user.username for m in r.context["cl"].result_list} == {"admin"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -275,8 +276,6 @@ def test_reseat_is_refused_once_the_round_has_results(
 
 
 def test_seating_is_idempotent(make_tournament, seat):
-    from tournaments import services
-
     t = make_tournament(players=8)
     one = seat(t)
     tables = sorted(one.tables.values_list("pk", "session_id"))
@@ -361,8 +360,6 @@ def test_a_table_played_hand_by_hand_counts_when_its_hands_are_in(
 def test_standings_are_coalesced_and_versioned(
     make_tournament, seat, django_capture_on_commit_callbacks
 ):
-    from tournaments import services
-
     t = make_tournament(players=4)
     seat(t)
     before = TaskRecord.objects.filter(name="tournaments.compute_standings").count()
@@ -373,10 +370,6 @@ def test_standings_are_coalesced_and_versioned(
     assert TaskRecord.objects.filter(name="tournaments.compute_standings").count() == before + 1
     assert len(callbacks) == 1
     # a request still waiting after the TTL was lost (say the broker restarted): queue again
-    from datetime import timedelta
-
-    from django.utils import timezone
-
     stale = timezone.now() - services.STANDINGS_REQUEST_TTL - timedelta(seconds=1)
     Tournament.objects.filter(pk=t.pk).update(standings_requested_at=stale)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
