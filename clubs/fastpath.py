@@ -83,7 +83,8 @@ def lock_session(session_pk: int, *, viewer=None, with_club: bool = True) -> Loc
         top=RawSQL(TOP_HAND_SQL, (), output_field=IntegerField()),
     )
     if with_club:
-        sessions = sessions.select_related("club", "ruleset")
+        # the ruleset's description is read once per process, by scoring.services.pinned_ruleset
+        sessions = sessions.select_related("club", "ruleset").defer("ruleset__description")
     if viewer is not None:
         sessions = sessions.annotate(
             viewer_role=RawSQL(VIEWER_ROLE_SQL, (viewer.pk,), output_field=CharField())

@@ -11,8 +11,12 @@ from typing import Any
 
 from core.errors import Invalid
 from scoring.engine import EngineError, Ruleset, resolve_ruleset, ruleset_from_description
+from scoring.engine.rulesets import CACHE_SIZE, LRU
 from scoring.engine.settle import Settlement, settle
 from scoring.models import RulesetSnapshot
+
+#: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
+_PINNED: LRU[str, Ruleset] = LRU(CACHE_SIZE)
 
 
 def ruleset_resolve(spec: Any, path: str = "ruleset") -> Ruleset:
@@ -37,8 +41,17 @@ def ruleset_snapshot_get_or_create(*, spec: Any, path: str = "ruleset") -> Rules
 
 def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
     """The rules a snapshot pinned, rebuilt from its stored description — never from today's
-    preset tables, so a hand recorded under them is re-settled the same way forever."""
-    return ruleset_from_description(snapshot.description)
+    preset tables, so a hand recorded under them is re-settled the same way forever.
+
+    Rebuilt once per process and kept by the snapshot's fingerprint, so recording a hand
+    neither reads the description (a caller may defer it) nor hashes it again."""
+    ruleset = _PINNED.get(snapshot.fingerprint)
+    if ruleset is None:
+        ruleset = ruleset_from_description(snapshot.description)
+        if ruleset.fingerprint != snapshot.fingerprint:  # pragma: no cover - a corrupt row
+            raise ValueError(f"ruleset snapshot {snapshot.pk} does not match its fingerprint")
+        _PINNED.put(snapshot.fingerprint, ruleset)
+    return ruleset
 
 
 def same_rules(spec: Any, snapshot: RulesetSnapshot) -> bool:

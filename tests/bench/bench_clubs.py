@@ -172,6 +172,7 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
     from clubs.models import Membership, Role
     from clubs.services import clubs as services
     from clubs.services.sessions import session_create
+    from scoring.services import pinned_ruleset
     from scoring.engine.settle import settle
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -194,8 +195,10 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
         sessions.append(session.pk)
         tokens.append(Token.objects.create(user=scorer).key)
 
-    # Queries of one submission, in-process (same code path; tasks eager after the commit).
+    # Queries of one submission, in-process (same code path; tasks eager after the commit), in
+    # the steady state: the process has rebuilt the session's pinned rules before.
     probe = session_create(club=club, players=players, user=owner)
+    pinned_ruleset(probe.ruleset)
     client = Client(HTTP_AUTHORIZATION=f"Token {tokens[-1]}")
     with CaptureQueriesContext(connection) as queries:
         response = client.post(
