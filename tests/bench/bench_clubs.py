@@ -172,8 +172,8 @@ def setup_data() -> tuple[list[int], list[str], int, list[int]]:
     from clubs.models import Membership, Role
     from clubs.services import clubs as services
     from clubs.services.sessions import session_create
-    from scoring.services import pinned_ruleset
     from scoring.engine.settle import settle
+    from scoring.services import pinned_ruleset
 
     call_command("migrate", verbosity=0, interactive=False)
     users = get_user_model().objects
