@@ -83,8 +83,7 @@ def lock_session(session_pk: int, *, viewer=None, with_club: bool = True) -> Loc
         top=RawSQL(TOP_HAND_SQL, (), output_field=IntegerField()),
     )
     if with_club:
-        # the ruleset's description is read once per process, by scoring.services.pinned_ruleset
-        sessions = sessions.select_related("club", "ruleset").defer("ruleset__description")
+        sessions = sessions.select_related("club", "ruleset")
     if viewer is not None:
         sessions = sessions.annotate(
             viewer_role=RawSQL(VIEWER_ROLE_SQL, (viewer.pk,), output_field=CharField())

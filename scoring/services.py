@@ -43,8 +43,8 @@ def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
     """The rules a snapshot pinned, rebuilt from its stored description — never from today's
     preset tables, so a hand recorded under them is re-settled the same way forever.
 
-    Rebuilt once per process and kept by the snapshot's fingerprint, so recording a hand
-    neither reads the description (a caller may defer it) nor hashes it again."""
+    Rebuilt once per process and kept by the snapshot's fingerprint, so recording a hand does
+    not check and hash the description again."""
     ruleset = _PINNED.get(snapshot.fingerprint)
     if ruleset is None:
         ruleset = ruleset_from_description(snapshot.description)
