@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from django.db import connection
-from django.db.models import BooleanField, CharField, IntegerField
+from django.db.models import CharField
 from django.db.models.expressions import RawSQL
 from django.shortcuts import get_object_or_404
 
@@ -32,41 +32,55 @@ _SESSION = TableSession._meta.db_table
 
 
 class LockedSession(NamedTuple):
-    """A session read under its row lock (held until the transaction ends), with what a new
-    hand depends on: whether final results were entered, its top live hand number (None before
-    its first hand) and, when asked for, a user's role in its club (None: not a member)."""
+    """A session whose row is locked (until the transaction ends), with its club and ruleset
+    and, when asked for, a user's role in its club (None: not a member)."""
 
     session: TableSession
-    has_results: bool
-    top: int | None
     viewer_role: str | None
 
 
-#: with the session row: does it have final results?
-HAS_RESULTS_SQL = (
-    f"EXISTS (SELECT 1 FROM {SessionResult._meta.db_table} r WHERE r.session_id = {_SESSION}.id)"
-)
-#: with the session row: its top live hand number (NULL before its first hand)
-TOP_HAND_SQL = (
-    f"(SELECT MAX(h.number) FROM {Hand._meta.db_table} h"
-    f" WHERE h.session_id = {_SESSION}.id AND NOT h.is_deleted)"
-)
+class SessionState(NamedTuple):
+    """What a new hand depends on, read after the lock: the session's parties, the highest
+    hand number it ever used (deleted hands included: a number is never used twice; None
+    before its first hand), whether final results were entered, and its latest live hand's
+    number and next dealer (None: no live hand, or the next dealer was left to the dice)."""
+
+    table: Table
+    top: int | None
+    has_results: bool
+    latest: int | None
+    next_dealer: int | None
+
+
 #: with the session row: the role in its club of the user whose id is the parameter (NULL: not a
 #: member), through his player (unique by user) and its membership (unique by club and player)
 VIEWER_ROLE_SQL = (
     f"(SELECT m.role FROM {Membership._meta.db_table} m WHERE m.club_id = {_SESSION}.club_id"
     f" AND m.player_id = (SELECT p.id FROM {Player._meta.db_table} p WHERE p.user_id = %s))"
 )
-#: a session's seats (S, number, player id, name) and bettors (B, id, id, name as Bettor.name)
-TABLE_SQL = f"""
+_HAND = Hand._meta.db_table
+#: a session's seats (S, number, player id, name), bettors (B, id, id, name as Bettor.name),
+#: its top hand number and final results (T, top number, results), and its latest live hand
+#: (L, number, next dealer); one statement, run once the session's row is locked, so that it
+#: sees what the writer before it committed
+STATE_SQL = f"""
     SELECT 'S', s.number, s.player_id, p.name
       FROM {Seat._meta.db_table} s INNER JOIN {Player._meta.db_table} p ON p.id = s.player_id
-     WHERE s.session_id = %s
+     WHERE s.session_id = %(session)s
     UNION ALL
     SELECT 'B', b.id, b.id, COALESCE(p.name, b.guest_name)
       FROM {Bettor._meta.db_table} b LEFT OUTER JOIN {Player._meta.db_table} p
         ON p.id = b.player_id
-     WHERE b.session_id = %s
+     WHERE b.session_id = %(session)s
+    UNION ALL
+    SELECT 'T', (SELECT MAX(h.number) FROM {_HAND} h WHERE h.session_id = %(session)s),
+           (SELECT COUNT(*) FROM {SessionResult._meta.db_table} r
+             WHERE r.session_id = %(session)s), NULL
+    UNION ALL
+    SELECT 'L', h.number, h.next_dealer, NULL FROM {_HAND} h
+     WHERE h.session_id = %(session)s AND NOT h.is_deleted
+       AND h.number = (SELECT MAX(x.number) FROM {_HAND} x
+                        WHERE x.session_id = %(session)s AND NOT x.is_deleted)
     ORDER BY 1, 2
 """
 #: a hand's payments, one row each
@@ -74,37 +88,45 @@ PAYMENT_COLUMNS = ("hand_id", "position", "payer_player_id", "payer_bettor_id", 
                    "payee_bettor_id", "amount", "reason", "event")  # fmt: skip
 
 
-def lock_session(session_pk: int, *, viewer=None, with_club: bool = True) -> LockedSession:
-    """Lock a session's row and read it with what a new hand depends on, in one query (with
-    its club and ruleset when ``with_club``, and ``viewer``'s role in the club when given);
-    Http404 when there is no such session."""
-    sessions = TableSession.objects.select_for_update(of=("self",)).annotate(
-        has_results=RawSQL(HAS_RESULTS_SQL, (), output_field=BooleanField()),
-        top=RawSQL(TOP_HAND_SQL, (), output_field=IntegerField()),
+def lock_session(session_pk: int, *, viewer=None) -> LockedSession:
+    """Lock a session's row and read it with its club and ruleset and ``viewer``'s role in the
+    club (one query); Http404 when there is no such session. What changes from hand to hand is
+    read afterwards, by :func:`session_state`: a statement that waits for a lock still sees
+    the data as it was when it started."""
+    sessions = TableSession.objects.select_for_update(of=("self",)).select_related(
+        "club", "ruleset"
     )
-    if with_club:
-        sessions = sessions.select_related("club", "ruleset")
     if viewer is not None:
         sessions = sessions.annotate(
             viewer_role=RawSQL(VIEWER_ROLE_SQL, (viewer.pk,), output_field=CharField())
         )
     row = get_object_or_404(sessions, pk=session_pk)
-    role = row.viewer_role if viewer is not None else None
-    return LockedSession(row, bool(row.has_results), row.top, role)
+    return LockedSession(row, row.viewer_role if viewer is not None else None)
+
+
+def session_state(session_pk: int) -> SessionState:
+    """A locked session's parties and hand numbers (one query; see :data:`STATE_SQL`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(STATE_SQL, {"session": session_pk})
+        rows = cursor.fetchall()
+    seats, bettors = {}, {}
+    top = latest = next_dealer = None
+    has_results = False
+    for kind, key, value, name in rows:
+        if kind == "S":
+            seats[key] = Party("player", value, name)
+        elif kind == "B":  # in order of id: a later bettor of the same name wins
+            bettors[name] = Party("bettor", value, name)
+        elif kind == "T":
+            top, has_results = key, bool(value)
+        else:
+            latest, next_dealer = key, value
+    return SessionState(Table(seats, bettors), top, has_results, latest, next_dealer)
 
 
 def table_of(session_pk: int) -> Table:
     """A session's seated players and its bettors, with their names (one query)."""
-    with connection.cursor() as cursor:
-        cursor.execute(TABLE_SQL, [session_pk, session_pk])
-        rows = cursor.fetchall()
-    seats, bettors = {}, {}
-    for kind, key, pk, name in rows:
-        if kind == "S":
-            seats[key] = Party("player", pk, name)
-        else:  # in order of id: a later bettor of the same name wins, as in a dict of them
-            bettors[name] = Party("bettor", pk, name)
-    return Table(seats=seats, bettors=bettors)
+    return session_state(session_pk).table
 
 
 def payments_insert(hand_pk: int, payments: Sequence[PaymentRow]) -> None:

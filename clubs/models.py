@@ -111,6 +111,13 @@ class TableSession(models.Model):
         XUEZHAN = "xuezhan", "血战到底 (blood battle)"
         SINGLE = "single", "普通 (hand ends at the first win)"
 
+    class Kind(models.TextChoices):
+        """What the table counts for: a club's own game, or a competition's table (whose
+        scores are points of a ranking, not money: a player's totals keep them apart)."""
+
+        CLUB = "club", "Club session"
+        TOURNAMENT = "tournament", "Tournament table"
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     started_at = models.DateTimeField()
     ruleset = models.ForeignKey(
@@ -119,6 +126,17 @@ class TableSession(models.Model):
     base = models.PositiveIntegerField(default=1)
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.XUEZHAN)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.CLUB)
+    hand_limit = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a table that plays a fixed number of hands takes no more"
+    )
+    lock_code = models.CharField(
+        max_length=30,
+        blank=True,
+        help_text="set by the app that owns the table (a tournament round seated past it, a "
+        "finished tournament): its hands and results do not change until that app lifts it",
+    )
+    lock_message = models.CharField(max_length=200, blank=True)
     notes = models.CharField(max_length=200, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
@@ -235,11 +253,9 @@ class Hand(models.Model):
     class Meta:
         ordering = ["session_id", "number"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["session", "number"],
-                condition=Q(is_deleted=False),
-                name="one_live_hand_per_number",
-            )
+            # a number is never used twice in a session, a deleted hand's included: every
+            # revision of hand 3 stays hand 3's
+            models.UniqueConstraint(fields=["session", "number"], name="one_hand_per_number")
         ]
 
     def __str__(self) -> str:

@@ -7,9 +7,10 @@ from celery import shared_task
 from clubs import signals
 from clubs.models import TableSession
 from clubs.selectors import session_totals
+from core.workers import SAFE_TO_REPEAT
 
 
-@shared_task(name="clubs.session_changed", ignore_result=True)
+@shared_task(name="clubs.session_changed", ignore_result=True, **SAFE_TO_REPEAT)
 def session_changed(session_id: int) -> dict[str, int]:
     """A session's hands or results changed: recompute its totals and tell the apps built on
     sessions (``clubs.signals.session_changed``: tournament standings). Returns the totals by

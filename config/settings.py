@@ -241,7 +241,26 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 3,
+    # a task a worker took and never acknowledged (the worker was killed) goes back to the
+    # queue after this long: every task here is short (a seating stops at 20 s) and safe to
+    # repeat, and they are acknowledged when done (acks_late)
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
+}
+# What a write asks of the workers is written to the outbox in the write's own transaction and
+# sent by Celery beat's sweep (core.outbox): run beat once (`celery -A config beat`, or a worker
+# with -B). "direct" publishes on commit instead: make bench's reference only.
+JOBS_DELIVERY = env.str("JOBS_DELIVERY", default="outbox")
+if JOBS_DELIVERY not in {"outbox", "direct"}:
+    raise ImproperlyConfigured(f"JOBS_DELIVERY must be 'outbox' or 'direct', not {JOBS_DELIVERY!r}")
+CELERY_BEAT_SCHEDULE = {
+    "deliver-the-outbox": {
+        "task": "core.deliver_outbox",
+        "schedule": env.float("OUTBOX_SWEEP_SECONDS", default=1.0),
+        "options": {"expires": 10},
+    },
+}
 
 # --- Health check -------------------------------------------------------------------------------
 

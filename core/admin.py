@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from core.http import service_error_items
-from core.models import IdempotentRequest, TaskRecord
+from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 
 
 def pretty_json(value: Any):
@@ -72,4 +72,14 @@ class TaskRecordAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ("name", "state")
     fields = ("id", "name", "subject", "state", "progress", "result", "error", "created_at",
               "updated_at")  # fmt: skip
+    readonly_fields = fields
+
+
+@admin.register(OutboxMessage)
+class OutboxMessageAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Tasks asked for and not yet sent: a long list means the broker or beat is down."""
+
+    list_display = ("task", "args", "not_before", "attempts", "last_error", "created_at")
+    list_filter = ("task",)
+    fields = ("task", "args", "task_id", "not_before", "attempts", "last_error", "created_at")
     readonly_fields = fields

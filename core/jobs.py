@@ -1,8 +1,8 @@
 """Background jobs (Celery tasks) as the API reports them: one ``TaskRecord`` per job.
 
-A service creates the record and queues the task by its name on commit (:func:`job_queue`),
-with the record's id as the Celery task id, so a service never imports the task module that
-calls it; the task body runs through :func:`run_job`, which reports
+A service creates the record and asks for the task by its name (:func:`job_queue`, through
+the outbox), with the record's id as the Celery task id, so a service never imports the task
+module that calls it; the task body runs through :func:`run_job`, which reports
 the state, the result or the refusal. A job may be about an object of an app above the kernel
 (a tournament): the app registers that model with :func:`register_subject`, saying what the
 job's answer calls it and who may read it.
@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from celery import current_app
 from django.contrib.contenttypes.models import ContentType
-from django.db import models, transaction
+from django.db import models
 
 from core.errors import ServiceError, problem
 from core.models import TaskRecord
+from core.outbox import enqueue
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,9 @@ def job_create(name: str, subject: models.Model | None = None) -> TaskRecord:
 
 
 def job_queue(record: TaskRecord, *args: Any, countdown: float | None = None) -> None:
-    """Send the record's task (by its name) with ``args`` once the current transaction commits.
-
-    Eager mode (no broker) runs it in-process then, like a worker would."""
-    task = current_app.signature(record.name, args=args)
-    transaction.on_commit(lambda: task.apply_async(task_id=str(record.pk), countdown=countdown))
+    """Ask for the record's task (by its name) with ``args``, through the outbox: sent once the
+    current transaction commits, whether or not the broker is up then."""
+    enqueue(record.name, *args, task_id=str(record.pk), countdown=countdown)
 
 
 def job_started(task_id: str) -> None:

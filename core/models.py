@@ -71,3 +71,24 @@ class TaskRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.id} {self.state}"
+
+
+class OutboxMessage(models.Model):
+    """A Celery task a write asked for, stored in the write's own transaction and sent to the
+    broker by a sweep (``core.outbox``): nothing a client was told is done waits on the broker
+    being up."""
+
+    task = models.CharField(max_length=100, help_text="the Celery task's name")
+    args = models.JSONField(default=list)
+    task_id = models.UUIDField(null=True, blank=True, help_text="the job record's id, if any")
+    not_before = models.DateTimeField(help_text="sent once this time has passed")
+    created_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0, help_text="sends the broker refused")
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["not_before"], name="outbox_due")]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"

@@ -3,6 +3,9 @@
 from celery import shared_task
 from django.db import connection
 
+from core import outbox
+from core.workers import SAFE_TO_REPEAT
+
 
 @shared_task(name="xuezhan.ping")
 def ping() -> str:
@@ -11,3 +14,9 @@ def ping() -> str:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return "pong"
+
+
+@shared_task(name="core.deliver_outbox", ignore_result=True, **SAFE_TO_REPEAT)
+def deliver_outbox() -> int:
+    """Send the outbox's due messages to the broker (Celery beat runs it every second)."""
+    return outbox.deliver()

@@ -12,10 +12,11 @@ from typing import Any
 from celery import shared_task
 
 from core.jobs import run_job
+from core.workers import SAFE_TO_REPEAT
 from tournaments import services
 
 
-@shared_task(bind=True, name=services.SEATING_TASK, ignore_result=True)
+@shared_task(bind=True, name=services.SEATING_TASK, ignore_result=True, **SAFE_TO_REPEAT)
 def generate_seating(self, round_id: int, reseat: bool = False) -> dict[str, Any]:
     """Seat one round (balanced, swiss or random) and write it whole."""
     return run_job(
@@ -25,7 +26,7 @@ def generate_seating(self, round_id: int, reseat: bool = False) -> dict[str, Any
     )
 
 
-@shared_task(bind=True, name=services.STANDINGS_TASK, ignore_result=True)
+@shared_task(bind=True, name=services.STANDINGS_TASK, ignore_result=True, **SAFE_TO_REPEAT)
 def compute_standings(self, tournament_id: int) -> dict[str, Any]:
     """Recompute a tournament's standings into a new snapshot."""
     return run_job(self.request.id, lambda: services.standings_compute(tournament_id=tournament_id))

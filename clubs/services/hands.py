@@ -3,8 +3,8 @@
 A hand is submitted as the engine's hand record without the session's own fields (ruleset,
 base, mode), plus an optional ``number``. The rules engine settles it under the rules the
 session pinned before anything is stored, so a refused hand stores nothing; every state of a
-hand is kept as a revision. Each write is one transaction and queues
-``clubs.session_changed`` on commit.
+hand is kept as a revision. Each write is one transaction and asks for
+``clubs.session_changed`` through the outbox.
 """
 
 from __future__ import annotations
@@ -13,12 +13,20 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from clubs.fastpath import LockedSession, lock_session, payments_insert, table_of
+from clubs.fastpath import (
+    LockedSession,
+    SessionState,
+    lock_session,
+    payments_insert,
+    session_state,
+    table_of,
+)
 from clubs.models import Hand, HandRevision, TableSession
 from clubs.selectors import HandView, PaymentRow, Table
 from clubs.services.sessions import require_open
 from clubs.tasks import session_changed
 from core.errors import Conflict, Invalid, problem
+from core.outbox import enqueue
 from scoring.engine.settle import Settlement
 from scoring.services import hand_settle, same_rules
 
@@ -28,11 +36,25 @@ SESSION_FIELDS = ("ruleset", "base", "mode")
 HAND_FIELDS = ("number", "dealer", "declared_void", "events", "draw", "bettors", "session")
 
 
-def _settle(session: TableSession, data: Any, table: Table) -> tuple[dict, Settlement]:
-    """The stored record of a submitted hand, and its settlement under the session's rules."""
+def _settle(
+    session: TableSession, data: Any, table: Table, dealer: int | None
+) -> tuple[dict, Settlement]:
+    """The stored record of a submitted hand, and its settlement under the session's rules.
+
+    ``dealer``: the dealer when the hand does not say (the previous hand's next dealer), None
+    when nobody knows (the first hand, or 血战's dice): then the hand must say."""
     if not isinstance(data, dict):
         raise Invalid.single("", "invalid_body", "a hand is a JSON object")
     problems = []
+    if "dealer" not in data:
+        if dealer is None:
+            message = (
+                "say who deals this hand (dealer: seat 0–3): the previous hand does not tell"
+                " (the first hand, or 血战 where the dice choose the next dealer)"
+            )
+            problems.append(problem("dealer", "dealer_required", message))
+        else:
+            data = {**data, "dealer": dealer}
     session_values = {"ruleset": session.ruleset.spec, "base": session.base, "mode": session.mode}
     for key in SESSION_FIELDS:
         if key in data and data[key] != session_values[key]:
@@ -59,6 +81,13 @@ def _settle(session: TableSession, data: Any, table: Table) -> tuple[dict, Settl
         )
     except Invalid as e:
         problems += e.problems
+    else:
+        if not settlement.finished:  # RULES §4.10: a session stores finished hands only
+            message = (
+                "a recorded hand is finished: three winners in 血战到底, the first win (or one "
+                "一炮多响 discard) in 普通, or a draw with every player still in showing"
+            )
+            problems.append(problem("events", "hand_not_finished", message))
     if problems:
         raise Invalid(problems)
     return record, settlement
@@ -88,20 +117,26 @@ def hand_record(*, session: TableSession, data: Any, user) -> HandView:
 
 def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
     """Record a hand in the caller's transaction, which holds the session's lock
-    (:func:`clubs.fastpath.lock_session`): settle it, store it with its payments."""
+    (:func:`clubs.fastpath.lock_session`): settle it, store it with its payments.
+
+    Its number is the next one (a number is never used twice, a deleted hand's included), its
+    dealer by default the previous hand's next dealer."""
     session = locked.session
     require_open(session)
-    if locked.has_results:
+    state = session_state(session.pk)  # after the lock: what the writer before committed
+    if state.has_results:
         message = "this session was entered as final results; it has no hands"
         raise Conflict("session_has_results", message)
     number = data.get("number") if isinstance(data, dict) else None
     if number is not None and (type(number) is not int or number < 1):
         raise Invalid.single("number", "invalid_number", "a hand number is a whole number ≥ 1")
-    table = table_of(session.pk)
-    record, settlement = _settle(session, data, table)
+    number = number or (state.top or 0) + 1
+    _check_limit(session, number)
+    dealer = _previous_next_dealer(session, number, state)
+    record, settlement = _settle(session, data, state.table, dealer)
     hand = Hand(
         session=session,
-        number=number or (locked.top or 0) + 1,
+        number=number,
         record=record,
         settlement=settlement.as_dict(),
         ruleset_fingerprint=session.ruleset.fingerprint,
@@ -112,10 +147,11 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
     try:
         hand.save(force_insert=True)
     except IntegrityError as e:
-        # the unique constraint on live hand numbers: another scorer was first
+        # the unique constraint on hand numbers: another scorer was first, or the number was
+        # a hand that is now deleted (numbers are never used twice)
         message = f"hand {hand.number} of this session is already recorded"
         raise Conflict("hand_exists", message) from e
-    payments = _payment_rows(settlement, table)
+    payments = _payment_rows(settlement, state.table)
     payments_insert(hand.pk, payments)
     HandRevision.objects.create(
         hand=hand,
@@ -126,8 +162,34 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         changes=sorted(record),
         changed_by=user,
     )
-    session_changed.delay_on_commit(session.pk)
+    enqueue(session_changed.name, session.pk)
     return HandView(hand, payments)
+
+
+def _check_limit(session: TableSession, number: int) -> None:
+    """A table that plays a fixed number of hands (a tournament table) takes no more."""
+    limit = session.hand_limit
+    if limit is None:
+        return
+    if number > limit or session.hands.filter(is_deleted=False).count() >= limit:
+        message = f"this table plays {limit} hands; they are all recorded"
+        raise Conflict("table_complete", message, path="number")
+
+
+def _previous_next_dealer(
+    session: TableSession, number: int, state: SessionState | None = None
+) -> int | None:
+    """The dealer of hand ``number`` by the hand before it: that hand's next dealer (None when
+    there is no hand before it, or it left the next dealer to the dice)."""
+    if state is not None and (state.latest is None or state.latest < number):
+        return state.next_dealer if state.latest is not None else None
+    previous = (
+        session.hands.filter(is_deleted=False, number__lt=number)
+        .order_by("-number")
+        .values_list("next_dealer", flat=True)
+        .first()
+    )
+    return previous
 
 
 @transaction.atomic
@@ -139,7 +201,8 @@ def hand_correct(*, hand: Hand, data: Any, user, reason: str = "") -> Hand:
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
     table = table_of(hand.session_id)
-    record, settlement = _settle(hand.session, data, table)
+    dealer = _previous_next_dealer(hand.session, hand.number)
+    record, settlement = _settle(hand.session, data, table, dealer)
     changes = sorted(
         k for k in set(record) | set(hand.record) if record.get(k) != hand.record.get(k)
     )
@@ -162,7 +225,7 @@ def hand_correct(*, hand: Hand, data: Any, user, reason: str = "") -> Hand:
         reason=reason,
         changed_by=user,
     )
-    session_changed.delay_on_commit(hand.session_id)
+    enqueue(session_changed.name, hand.session_id)
     return hand
 
 
@@ -187,5 +250,5 @@ def hand_delete(*, hand: Hand, reason: str, user) -> Hand:
         reason=hand.deleted_reason,
         changed_by=user,
     )
-    session_changed.delay_on_commit(hand.session_id)
+    enqueue(session_changed.name, hand.session_id)
     return hand

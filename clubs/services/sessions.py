@@ -1,7 +1,7 @@
 """Table sessions (一桌): open one, change it, close and reopen it, enter its final results.
 
-One transaction each; a change to a session's results queues ``clubs.session_changed`` on
-commit, which the apps built on sessions follow (tournament standings).
+One transaction each; a change to a session's results asks for ``clubs.session_changed``
+through the outbox, which the apps built on sessions follow (tournament standings).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from django.utils import timezone
 from clubs.models import Bettor, Club, Player, Seat, SessionResult, TableSession
 from clubs.tasks import session_changed
 from core.errors import Conflict, Invalid, problem
+from core.outbox import enqueue
 from scoring.services import ruleset_snapshot_get_or_create
 
 
@@ -96,7 +97,10 @@ def session_close(*, session: TableSession) -> TableSession:
 
 @transaction.atomic
 def session_reopen(*, session: TableSession) -> TableSession:
+    """Reopen a closed session; a table its tournament locked is unlocked there only."""
     session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.lock_code:
+        raise Conflict(session.lock_code, session.lock_message or "this table is locked")
     if not session.is_open:
         session.status = TableSession.Status.OPEN
         session.closed_at = None
@@ -105,6 +109,10 @@ def session_reopen(*, session: TableSession) -> TableSession:
 
 
 def require_open(session: TableSession) -> None:
+    """Refuse a change to a session that is locked by the app that owns it (a tournament) or
+    closed."""
+    if session.lock_code:
+        raise Conflict(session.lock_code, session.lock_message or "this table is locked")
     if not session.is_open:
         message = "this session is closed; an organiser must reopen it before hands change"
         raise Conflict("session_closed", message)
@@ -179,4 +187,4 @@ def session_result_enter(
         raise Invalid(problems)
     session.results.all().delete()
     SessionResult.objects.bulk_create(rows)
-    session_changed.delay_on_commit(session.pk)
+    enqueue(session_changed.name, session.pk)

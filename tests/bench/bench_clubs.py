@@ -2,7 +2,9 @@
 
 Run by ``make bench`` (never part of ``make test``). Target (issue "Clubs"): at 16 concurrent
 clients on a 2-core machine, POST /api/v1/sessions/{id}/hands/ sustains ≥ 150 hands/s with
-p99 ≤ 100 ms.
+p99 ≤ 100 ms. Beside it, in the same run, the same load with the task published to the broker
+in the request (``JOBS_DELIVERY=direct``, how hands were recorded before the outbox) is the
+reference the outbox is measured against (issue "Integrity").
 
 What it does: drop and recreate the database ``xuezhan_bench`` on 127.0.0.1:5432 (user
 postgres; a "skipped: …" line and exit 0 when PostgreSQL does not answer), migrate it, create
@@ -23,11 +25,13 @@ took meanwhile, so a run on a busy machine can still be read.
 Server settings, as production would run them: ``DB_CONN_MAX_AGE=600`` (persistent connections),
 throttles raised out of the way, ``LOG_LEVEL=WARNING``, and a Celery broker: each hand queues the
 ``clubs.session_changed`` task on commit, to Redis (``redis://127.0.0.1:6379/15``, the bench's
-own database number), as in production, where a worker runs it outside the request. Nothing
-consumes the queue by default: the figure is the API's; the bench checks that exactly one task
-was queued per stored hand, and empties its queue before and after. ``BENCH_CELERY_WORKER=1``
-also runs one Celery worker on this machine, as docker compose does, and prints its CPU per hand
-(it takes its share of the same cores). Without Redis (or with ``BENCH_CELERY_BROKER_URL=``
+own database number), as in production, where a worker runs it outside the request. The request
+writes it to the outbox (``core.outbox``) in its own transaction; Celery beat's sweep sends it.
+Nothing sweeps or consumes by default: the figure is the API's; the bench checks that exactly one
+task was asked for per stored hand (an outbox row; published to the queue in the reference), and
+empties both before and after. ``BENCH_CELERY_WORKER=1`` also runs one Celery worker with beat on
+this machine, as docker compose does, and prints its CPU per hand (it takes its share of the
+same cores). Without Redis (or with ``BENCH_CELERY_BROKER_URL=``
 empty) the task runs eagerly after each commit, in the request: not how production runs it, and
 the figure then includes the task's work (recomputing the session's totals), which grows with
 the session; the first line says which.
@@ -60,7 +64,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench.postgres import recreate_database  # noqa: E402
-from tests.scoring.engine.records import PINGHU, XUEZHAN  # noqa: E402
+from tests.scoring.engine.records import DRAWN, XUEZHAN  # noqa: E402
 
 TARGET_RATE = 150.0  # hands/s
 TARGET_P99_MS = 100.0
@@ -97,8 +101,9 @@ XUEZHAN_BET = {
     **XUEZHAN,
     "bettors": [{"name": "老王", "tile": "1m"}, {"name": "小李", "tile": "9p"}],
 }
-#: what each client posts, in turn (numbers omitted: the server gives the next one)
-HANDS = (PINGHU, XUEZHAN, XUEZHAN_BET)
+#: what each client posts, in turn (numbers omitted: the server gives the next one); each a
+#: finished 血战 hand (RULES §4.10)
+HANDS = (DRAWN, XUEZHAN, XUEZHAN_BET)
 
 
 # --- PostgreSQL and Django ----------------------------------------------------------------------
@@ -121,19 +126,26 @@ def broker_problem() -> str | None:
 
 
 def queued_tasks() -> int:
-    return redis_client().llen(QUEUE)
+    """Tasks asked for: published to the queue, or waiting in the outbox."""
+    with connect_pg() as c:
+        waiting = c.execute("SELECT count(*) FROM core_outboxmessage").fetchone()[0]
+    return redis_client().llen(QUEUE) + waiting
 
 
 def empty_queue() -> None:
     redis_client().delete(QUEUE)
+    with connect_pg() as c:
+        c.execute("DELETE FROM core_outboxmessage")
 
 
 #: environment the bench decides for the server (the caller's values are dropped)
-SERVER_PREFIXES = ("THROTTLE_", "CELERY_", "DJANGO_", "DB_", "CACHE_", "DEBUG", "DATABASE_URL")
+SERVER_PREFIXES = ("THROTTLE_", "CELERY_", "DJANGO_", "DB_", "CACHE_", "DEBUG", "DATABASE_URL",
+                   "JOBS_")  # fmt: skip
 
 
-def server_environment() -> dict[str, str]:
+def server_environment(delivery: str = "outbox") -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith((*SERVER_PREFIXES, "BENCH_"))}
+    env["JOBS_DELIVERY"] = delivery
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         DJANGO_ENV="development",
@@ -238,15 +250,15 @@ def gunicorn_command(port: int) -> list[str]:
     return cmd
 
 
-def start_gunicorn(port: int, log) -> subprocess.Popen:
-    return start(gunicorn_command(port), log)
+def start_gunicorn(port: int, log, delivery: str) -> subprocess.Popen:
+    return start(gunicorn_command(port), log, server_environment(delivery))
 
 
-def start(command: list[str], log) -> subprocess.Popen:
+def start(command: list[str], log, env: dict[str, str] | None = None) -> subprocess.Popen:
     return subprocess.Popen(
         command,
         cwd=ROOT,
-        env=server_environment(),
+        env=env or server_environment(),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -254,9 +266,11 @@ def start(command: list[str], log) -> subprocess.Popen:
 
 
 def celery_worker_command() -> list[str]:
-    """One worker process (prefork, one child) consuming the bench's queue."""
+    """One worker process (prefork, one child) consuming the bench's queue, with beat (the
+    outbox's sweep) in it."""
     celery = str(ROOT / ".venv" / "bin" / "celery")
-    return [celery, "-A", "config", "--quiet", "worker", "--loglevel", "warning",
+    return [celery, "-A", "config", "--quiet", "worker", "--beat", "--schedule",
+            f"{tempfile.gettempdir()}/bench-celerybeat", "--loglevel", "warning",
             "--concurrency", "1", "--without-gossip", "--without-mingle",
             "--without-heartbeat"]  # fmt: skip
 
@@ -626,6 +640,47 @@ def noise(line: str) -> bool:
     return any(n in line for n in NOISE)
 
 
+#: the CPU probe of the server that is running (set by serve)
+CPU: list = [None]
+
+
+def serve(port: int, delivery: str, load) -> list[dict]:
+    """Start gunicorn (and the worker, if asked) with ``JOBS_DELIVERY=delivery``, run
+    ``load()`` — rows of (label, result, target) — print each row, stop; the results."""
+    with (
+        tempfile.NamedTemporaryFile("w+", prefix="bench-gunicorn-", suffix=".log") as log,
+        tempfile.NamedTemporaryFile("w+", prefix="bench-celery-", suffix=".log") as worker_log,
+    ):
+        proc = start_gunicorn(port, log, delivery)
+        worker = start(celery_worker_command(), worker_log) if BROKER and CELERY_WORKER else None
+        pg = None
+        results = []
+        try:
+            pg = connect_pg()
+            wait_ready(proc, port)
+            CPU[0] = cpu_probe(proc.pid, pg, worker.pid if worker else None)
+            for label, result, target in load():
+                row(label, result, target)
+                results.append(result)
+        finally:
+            stop_process(proc)
+            if worker is not None:
+                stop_process(worker, group=False)
+            if pg is not None:
+                pg.close()
+            tails = {}
+            for name, f in (("gunicorn", log), ("Celery worker", worker_log)):
+                f.seek(0)
+                lines = [x for x in f.read().splitlines() if x.strip() and not noise(x)]
+                tails[name] = lines[-15:]
+        if not any("Error" in x or "Traceback" in x for x in tails["Celery worker"]):
+            tails.pop("Celery worker")  # its start-up warnings (e.g. run as root): nothing wrong
+        for name, tail in tails.items():
+            if tail:
+                print(f"\n{name} log (last lines):\n    " + "\n    ".join(tail))
+    return results
+
+
 def main() -> int:
     global BROKER
     reason = recreate_database(PG, DB)
@@ -658,7 +713,7 @@ def main() -> int:
     print(
         f"{CLIENTS} clients (keep-alive, one table each), {WARMUP:g} s warm-up then "
         f"{SECONDS:g} s measured (references {REF_SECONDS:g} s); each posts in turn: "
-        f"平胡 ({payments[0]} payment), 血战 ({payments[1]} payments), "
+        f"流局 with 查叫 ({payments[0]} payments), 血战 ({payments[1]} payments), "
         f"血战 + 2 叫马 bettors ({payments[2]} payments)"
     )
     print(f"queries per hand submission (in-process probe, 血战 hand): {queries}")
@@ -666,61 +721,39 @@ def main() -> int:
         f"load average before: {load_average()}; CPython speed: {python_speed():.1f} M loop "
         f"iterations/s/core\n"
     )
-    with (
-        tempfile.NamedTemporaryFile("w+", prefix="bench-gunicorn-", suffix=".log") as log,
-        tempfile.NamedTemporaryFile("w+", prefix="bench-celery-", suffix=".log") as worker_log,
-    ):
-        proc = start_gunicorn(port, log)
-        worker = start(celery_worker_command(), worker_log) if BROKER and CELERY_WORKER else None
-        pg = None
-        try:
-            pg = connect_pg()
-            wait_ready(proc, port)
-            cpu = cpu_probe(proc.pid, pg, worker.pid if worker else None)
-            print(
-                f"{'':<34}{'rate':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-                f"{'errors':>6}"
-            )
-            tables = [hand_requests(s, t) for s, t in zip(sessions, tokens, strict=True)]
-            hands = run_load(port, tables, SECONDS, cpu)
-            row(
-                "POST sessions/{id}/hands/",
-                hands,
-                f"target ≥ {TARGET_RATE:.0f}/s, p99 ≤ {TARGET_P99_MS:.0f} ms",
-            )
-            settle = run_load(port, [settle_requests()] * CLIENTS, REF_SECONDS, cpu)
-            row("ref: POST engine/settle", settle, "stateless: engine + DRF, no database")
-            health = [[("GET", "/healthz", None, {}, 200)]] * CLIENTS
-            healthz = run_load(port, health, REF_SECONDS, cpu)
-            row("ref: GET healthz", healthz, "Django + SELECT 1")
-        finally:
-            stop_process(proc)
-            if worker is not None:
-                stop_process(worker, group=False)
-            if pg is not None:
-                pg.close()
-            if BROKER:
-                empty_queue()
-            tails = {}
-            for name, f in (("gunicorn", log), ("Celery worker", worker_log)):
-                f.seek(0)
-                lines = [x for x in f.read().splitlines() if x.strip() and not noise(x)]
-                tails[name] = lines[-15:]
-        if not any("Error" in x or "Traceback" in x for x in tails["Celery worker"]):
-            tails.pop("Celery worker")  # its start-up warnings (e.g. run as root): nothing wrong
-        for name, tail in tails.items():
-            if tail:
-                print(f"\n{name} log (last lines):\n    " + "\n    ".join(tail))
-    print(f"\nload average after: {load_average()}")
-    stored = stored_hands() - 1  # minus the in-process probe
     print(
-        f"\nstored hands: {stored} (answered 201: {hands['ok_total']}, warm-up included)"
-        + ("" if stored == hands["ok_total"] else "  MISMATCH")
+        f"{'':<40}{'rate':>10} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+        f"{'errors':>6}"
     )
-    if BROKER and not worker:
+    tables = [hand_requests(s, t) for s, t in zip(sessions, tokens, strict=True)]
+    health = [[("GET", "/healthz", None, {}, 200)]] * CLIENTS
+    hands, _, _ = serve(port, "outbox", lambda: [
+        ("POST sessions/{id}/hands/", run_load(port, tables, SECONDS, CPU[0]),
+         f"target ≥ {TARGET_RATE:.0f}/s, p99 ≤ {TARGET_P99_MS:.0f} ms; task to the outbox"),
+        ("ref: POST engine/settle",
+         run_load(port, [settle_requests()] * CLIENTS, REF_SECONDS, CPU[0]),
+         "stateless: engine + DRF, no database"),
+        ("ref: GET healthz", run_load(port, health, REF_SECONDS, CPU[0]), "Django + SELECT 1"),
+    ])  # fmt: skip
+    stored = stored_hands() - 1  # minus the in-process probe
+    queued, hands_ok = hands["queued"], hands["ok_total"]
+    if BROKER:
+        empty_queue()
+        [direct] = serve(port, "direct", lambda: [
+            ("ref: hands, task to the broker", run_load(port, tables, SECONDS, CPU[0]),
+             "published in the request, as before the outbox"),
+        ])  # fmt: skip
+        print(f"\nhands/s with the outbox / published in the request: "
+              f"{hands['rate'] / direct['rate']:.2f}")  # fmt: skip
+    print(f"\nload average after: {load_average()}")
+    print(
+        f"\nstored hands (outbox run): {stored} (answered 201: {hands_ok}, warm-up included)"
+        + ("" if stored == hands_ok else "  MISMATCH")
+    )
+    if BROKER and not CELERY_WORKER:
         print(
-            f"tasks queued on commit: {hands['queued']} (one per stored hand)"
-            + ("" if hands["queued"] == stored else "  MISMATCH")
+            f"tasks asked for: {queued} (one per stored hand, in the outbox)"
+            + ("" if queued == stored else "  MISMATCH")
         )
     met = hands["rate"] >= TARGET_RATE and hands["p99"] <= TARGET_P99_MS and not hands["errors"]
     print(

@@ -47,7 +47,9 @@ class MembershipFactory(factory.django.DjangoModelFactory):
 
 
 class TableSessionFactory(factory.django.DjangoModelFactory):
-    """An open session with four members of the club seated (seats 0–3)."""
+    """An open session with four members of the club seated (seats 0–3), in 普通 mode (a hand
+    ends at the first win), so that a one-win record is a finished hand (RULES §4.10); pass
+    ``mode="xuezhan"`` for 血战到底."""
 
     class Meta:
         model = TableSession
@@ -57,6 +59,7 @@ class TableSessionFactory(factory.django.DjangoModelFactory):
     started_at = factory.LazyFunction(timezone.now)
     ruleset = factory.LazyAttribute(lambda s: s.club.ruleset)
     base = 1
+    mode = TableSession.Mode.SINGLE
 
     @factory.post_generation
     def seated(self, create, players, **kwargs):

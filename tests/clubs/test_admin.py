@@ -7,6 +7,7 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
+from django.utils import timezone
 
 from clubs.demo import SLUG, demo_club_create
 from clubs.models import (
@@ -22,7 +23,7 @@ from clubs.models import (
 )
 from clubs.services.sessions import session_create, session_result_enter
 from core.jobs import job_create
-from core.models import IdempotentRequest, TaskRecord
+from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 from scoring.models import RulesetSnapshot
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
 APPS = ("core", "scoring", "clubs")
 MODELS = [m for m in admin.site._registry if m._meta.app_label in APPS]
 READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest,
-             TaskRecord}  # fmt: skip
+             TaskRecord, OutboxMessage}  # fmt: skip
 
 
 def url(model, view: str, *args) -> str:
@@ -52,6 +53,7 @@ def demo(admin_user):
         status=201, response={"slug": SLUG},
     )  # fmt: skip
     job_create("xuezhan.ping")
+    OutboxMessage.objects.create(task="xuezhan.ping", not_before=timezone.now())
     return club
 
 

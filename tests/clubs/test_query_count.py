@@ -1,9 +1,10 @@
 """The number of SQL queries of one hand submission (POST /api/v1/sessions/{id}/hands/) is fixed.
 
 Counted through the real API stack (token authentication, permissions, the service, the response).
-The Celery task is queued on commit, not run in the request: the test checks that exactly one
-callback is registered and leaves it to the worker (with a broker) or to the eager run after the
-response (without one), so the count is the same with and without a broker. Inside the test's
+The Celery task is asked for through the outbox, not run in the request: the test checks that
+exactly one outbox row is written and leaves it to the sweep and a worker (with a broker) or to
+the eager run after the commit (without one), so the count is the same with and without a
+broker. Inside the test's
 transaction Django logs the ``atomic`` blocks as SAVEPOINT / RELEASE SAVEPOINT; on a live request
 the outer one is logged as BEGIN / COMMIT instead, so the count is the same (``make bench``
 prints it for a live request against PostgreSQL).
@@ -27,6 +28,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clubs.models import Bettor, Role, TableSession
+from core.models import OutboxMessage
 from scoring.services import pinned_ruleset
 from tests.clubs.factories import PlayerFactory, TableSessionFactory, member
 from tests.scoring.engine.records import PINGHU, XUEZHAN
@@ -35,16 +37,22 @@ pytestmark = pytest.mark.django_db
 
 #: token + user (1)
 BEFORE_WRITE = 1
-#: savepoint; the session row, locked, with its club and ruleset, the scorer's role there, the
-#: final-results check and the top hand number (one query); its seats and bettors with their
-#: names (one query); hand; payments (one insert); revision; release (7)
-WRITE = 7
+#: savepoint; the session row, locked, with its club and ruleset and the scorer's role there
+#: (one query); after the lock, its seats and bettors with their names, its top hand number,
+#: final results and latest hand (one query); hand; payments (one insert); revision; the
+#: outbox row that asks for clubs.session_changed; release (8)
+WRITE = 8
 #: the response is built from the rows just written (0)
 RESPONSE = 0
 #: one hand submission, whatever its payments and its bettors
 QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE
 
 BETTOR_TILES = ("1m", "9p", "5s", "2m")
+
+
+def table_for(record: dict) -> TableSession:
+    """A session whose mode makes the record a finished hand: 血战 for three wins, 普通 for one."""
+    return TableSessionFactory(mode="xuezhan" if record is XUEZHAN else "single")
 
 
 def with_bettors(session: TableSession, *, guests: int = 0, players: int = 0) -> list[str]:
@@ -72,11 +80,15 @@ def token_client(session: TableSession) -> APIClient:
 
 
 def submit(client: APIClient, session: TableSession, record: dict, on_commit) -> dict:
-    with on_commit(execute=False) as callbacks:
+    with on_commit(execute=False):
         response = client.post(f"/api/v1/sessions/{session.pk}/hands/", record, format="json")
     assert response.status_code == 201, response.json()
-    assert len(callbacks) == 1  # scoring.session_changed, queued on commit
     return response.json()
+
+
+def asked_for(session: TableSession) -> int:
+    """Outbox rows asking for clubs.session_changed of this session (one per hand)."""
+    return OutboxMessage.objects.filter(task="clubs.session_changed", args=[session.pk]).count()
 
 
 def count_queries(session: TableSession, record: dict, capture, on_commit) -> tuple[int, int]:
@@ -84,6 +96,7 @@ def count_queries(session: TableSession, record: dict, capture, on_commit) -> tu
     client = token_client(session)
     with capture() as queries:
         data = submit(client, session, record, on_commit)
+    assert asked_for(session) == 1
     return len(queries), len(data["payments"])
 
 
@@ -95,11 +108,12 @@ def capture():
 def test_one_hand_costs_a_fixed_number_of_queries(
     django_assert_num_queries, django_capture_on_commit_callbacks
 ):
-    session = TableSessionFactory()
+    session = table_for(PINGHU)
     client = token_client(session)
     with django_assert_num_queries(QUERIES_PER_HAND):
         data = submit(client, session, PINGHU, django_capture_on_commit_callbacks)
     assert len(data["payments"]) == 1
+    assert asked_for(session) == 1
 
 
 @pytest.mark.parametrize(
@@ -110,7 +124,7 @@ def test_one_hand_costs_a_fixed_number_of_queries(
 def test_payments_and_guest_bettors_add_no_query(
     record, guests, capture, django_capture_on_commit_callbacks
 ):
-    session = TableSessionFactory()
+    session = table_for(record)
     names = with_bettors(session, guests=guests)
     queries, payments = count_queries(
         session, bet(record, names), capture, django_capture_on_commit_callbacks
@@ -122,7 +136,7 @@ def test_payments_and_guest_bettors_add_no_query(
 def test_many_payments_cost_the_same_as_one(capture, django_capture_on_commit_callbacks):
     counts = {}
     for record, guests in ((PINGHU, 0), (XUEZHAN, 4)):
-        session = TableSessionFactory()
+        session = table_for(record)
         names = with_bettors(session, guests=guests)
         queries, payments = count_queries(
             session, bet(record, names), capture, django_capture_on_commit_callbacks
@@ -136,7 +150,7 @@ def test_bettors_who_are_players_add_no_query(capture, django_capture_on_commit_
     session's bettors (one prefetch), so the count does not grow with their number."""
     counts = {}
     for players in (1, 4):
-        session = TableSessionFactory()
+        session = table_for(XUEZHAN)
         names = with_bettors(session, players=players)
         queries, _ = count_queries(
             session, bet(XUEZHAN, names), capture, django_capture_on_commit_callbacks

@@ -22,6 +22,7 @@ from django.db import connection, connections
 from clubs.models import Hand, HandRevision, Payment, Role, TableSession
 from clubs.selectors import HandView
 from clubs.services import hands as services
+from clubs.services import sessions as sessions_services
 from core.errors import Conflict
 from core.models import IdempotentRequest
 from tests.clubs.factories import TableSessionFactory
@@ -104,16 +105,16 @@ def test_two_scorers_submit_the_same_hand_number_at_once(session, scorers, attem
 
 
 class HoldFirstCommit:
-    """Patches ``clubs.services.hands.session_changed``, which ``hand_record`` queues as its last
-    step inside its transaction: the first request to get there waits (its hand written,
-    its transaction open) until released."""
+    """Stands in for the outbox's ``enqueue``, which a write calls as its last step inside its
+    transaction: the first request to get there waits (its hand written, its transaction
+    open) until released."""
 
     def __init__(self) -> None:
         self.written = threading.Event()
         self.release = threading.Event()
         self.calls = 0
 
-    def delay_on_commit(self, session_id: int) -> None:
+    def __call__(self, task: str, *args, **kwargs) -> None:
         self.calls += 1
         if self.calls == 1:
             self.written.set()
@@ -139,7 +140,7 @@ def run_overlapping(first: Callable[[], object], second: Callable[[], object], m
     """``first`` writes its hand and holds its transaction; ``second`` starts and blocks on
     it; then ``first`` commits. Returns both responses in that order."""
     hold = HoldFirstCommit()
-    monkeypatch.setattr(services, "session_changed", hold)
+    monkeypatch.setattr(services, "enqueue", hold)
     one: list = []
     two: list = []
     t1 = in_thread(first, one)
@@ -200,3 +201,60 @@ def test_the_same_idempotency_key_sent_twice_at_once_stores_one_hand(
     assert Hand.objects.filter(session=session).count() == 1
     assert Payment.objects.filter(hand__session=session).count() == 1
     assert IdempotentRequest.objects.count() == 1
+
+
+def test_a_queued_auto_numbered_hand_takes_the_next_number(session, scorers, monkeypatch):
+    """The second request waits for the first's lock; once the first commits hand 1, the
+    second must see it and take number 2 — not read the numbers as they were before it waited
+    and collide on 1 (a false 409 hand_exists)."""
+    a, b = scorers
+    responses = run_overlapping(
+        lambda: a.post(hand_url(session), PINGHU, format="json"),
+        lambda: b.post(hand_url(session), PINGHU, format="json"),
+        monkeypatch,
+    )
+    assert [r.status_code for r in responses] == [201, 201], [r.json() for r in responses]
+    assert [r.json()["number"] for r in responses] == [1, 2]
+
+
+def test_eight_scorers_posting_at_once_store_eight_hands(session):
+    """Eight parallel auto-numbered posts to one table: eight distinct hands, no refusal."""
+    clients = [client_for(member_login(session.club, Role.SCORER)) for _ in range(8)]
+    barrier = threading.Barrier(len(clients))
+    responses: list = []
+    threads = [
+        in_thread(lambda c=c: c.post(hand_url(session), PINGHU, format="json"), responses, barrier)
+        for c in clients
+    ]
+    join(*threads)
+    assert not [r for r in responses if isinstance(r, BaseException)], responses
+    assert sorted(r.status_code for r in responses) == [201] * 8, [r.json() for r in responses]
+    assert sorted(r.json()["number"] for r in responses) == list(range(1, 9))
+    assert Hand.objects.filter(session=session).count() == 8
+
+
+def test_a_hand_queued_behind_final_results_is_refused(session, scorers, monkeypatch):
+    """Final results are entered and held uncommitted; a hand posted meanwhile waits for the
+    lock, then must see the results and be refused (409 session_has_results): a session has
+    hands or entered totals, never both."""
+    hold = HoldFirstCommit()
+    monkeypatch.setattr(sessions_services, "enqueue", hold)
+    seated = list(session.seats.order_by("number").values_list("player_id", flat=True))
+    totals = {"totals": [{"player": p, "total": t} for p, t in zip(seated, (3, -1, -1, -1),
+                                                                      strict=True)]}  # fmt: skip
+    a, b = scorers
+    one: list = []
+    two: list = []
+    t1 = in_thread(lambda: a.post(f"/api/v1/sessions/{session.pk}/result/", totals,
+                                  format="json"), one)  # fmt: skip
+    assert hold.written.wait(TIMEOUT), one
+    t2 = in_thread(lambda: b.post(hand_url(session), PINGHU, format="json"), two)
+    try:
+        wait_until_a_connection_waits_on_a_lock()
+    finally:
+        hold.release.set()
+    join(t1, t2)
+    assert one[0].status_code == 200, one[0].json()
+    assert two[0].status_code == 409, two[0].json()
+    assert [e["code"] for e in two[0].json()["errors"]] == ["session_has_results"]
+    assert not Hand.objects.filter(session=session).exists()

@@ -470,10 +470,20 @@ def test_a_hand_number_is_taken_once(session, scorer, json_errors):
     assert [e["code"] for e in json_errors(again)] == ["hand_exists"]
     assert db_state() == before
     assert scorer.post(hands_url(session), PINGHU, format="json").json()["number"] == 4
-    # a soft-deleted hand frees its number
-    scorer.delete(hands_url(session, "3/?reason=wrong"))
-    assert scorer.post(hands_url(session), {**PINGHU, "number": 3},
-                       format="json").status_code == 201  # fmt: skip
+
+
+def test_a_deleted_hands_number_is_never_used_again(session, scorer, json_errors):
+    """Hand 2 is deleted: its number stays its own. Posting number 2 again is refused, the
+    next hand is 3 (not 2), and hand 2's history — created, then deleted — stays reachable."""
+    for _ in range(2):
+        assert scorer.post(hands_url(session), PINGHU, format="json").status_code == 201
+    assert scorer.delete(hands_url(session, "2/?reason=entered twice")).status_code == 200
+    again = scorer.post(hands_url(session), {**PINGHU, "number": 2}, format="json")
+    assert again.status_code == 409
+    assert [e["code"] for e in json_errors(again)] == ["hand_exists"]
+    assert scorer.post(hands_url(session), PINGHU, format="json").json()["number"] == 3
+    history = scorer.get(hands_url(session, "2/history/")).json()["results"]
+    assert [h["action"] for h in history] == ["created", "deleted"]
 
 
 def test_corrections_keep_every_revision(session, club):

@@ -1,14 +1,18 @@
 """Celery for real: a worker thread consumes from the Redis broker (not eager)."""
 
 import socket
+import threading
 import uuid
 from urllib.parse import urlparse
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 from celery.result import AsyncResult, EagerResult
 from django.conf import settings
+from django.db import connections
 
 from config.celery import app
+from core import outbox
 from core.tasks import ping
 
 
@@ -52,10 +56,43 @@ def non_eager_app(broker_url):
         setattr(app.conf, key, value)
 
 
+@pytest.fixture
+def outbox_sweeper():
+    """What Celery beat does in production: sweep the outbox to the broker, here every 0.1 s
+    from a thread of the test (its own database connection)."""
+    stop = threading.Event()
+
+    def sweep():
+        try:
+            while not stop.wait(0.1):
+                outbox.deliver()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=sweep, daemon=True)
+    thread.start()
+    yield
+    stop.set()
+    thread.join(10)
+
+
+@pytest.fixture
+def worker(non_eager_app, outbox_sweeper):
+    """A real worker on a queue of this test's own (tasks other tests left in Redis never
+    reach it), fed by the outbox sweep as beat feeds one in production."""
+    queue = f"xuezhan-test-{uuid.uuid4().hex[:12]}"
+    saved = non_eager_app.conf.task_default_queue
+    non_eager_app.conf.task_default_queue = queue
+    with start_worker(
+        non_eager_app, pool="solo", concurrency=1, queues=[queue], perform_ping_check=False,
+        loglevel="WARNING", shutdown_timeout=15,
+    ):  # fmt: skip
+        yield
+    non_eager_app.conf.task_default_queue = saved
+
+
 @pytest.mark.django_db(transaction=True)
 def test_ping_round_trip_through_real_worker(non_eager_app):
-    from celery.contrib.testing.worker import start_worker
-
     queue = f"xuezhan-test-{uuid.uuid4().hex[:12]}"
     with start_worker(
         non_eager_app,

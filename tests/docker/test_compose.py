@@ -27,10 +27,10 @@ def env_of(service: dict) -> dict:
 
 
 def test_services(services):
-    assert {"web", "worker", "postgres", "redis"} <= set(services)
+    assert {"web", "worker", "beat", "postgres", "redis"} <= set(services)
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "postgres", "redis"])
+@pytest.mark.parametrize("name", ["web", "worker", "beat", "postgres", "redis"])
 def test_every_service_has_a_healthcheck(services, name):
     healthcheck = services[name]["healthcheck"]
     assert healthcheck["test"]
@@ -42,7 +42,7 @@ def test_database_volume(compose, services):
     assert any(v.startswith("pgdata:") for v in services["postgres"]["volumes"])
 
 
-@pytest.mark.parametrize("name", ["web", "worker"])
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
 def test_app_env_wiring(services, name):
     env = env_of(services[name])
     assert re.match(r"postgres(ql)?://[^@]+@postgres:5432/\w+$", env["DATABASE_URL"])
@@ -51,7 +51,7 @@ def test_app_env_wiring(services, name):
     assert env["SECRET_KEY"]
 
 
-@pytest.mark.parametrize("name", ["web", "worker"])
+@pytest.mark.parametrize("name", ["web", "worker", "beat"])
 def test_app_waits_for_healthy_backends(services, name):
     depends = services[name]["depends_on"]
     for backend in ("postgres", "redis"):
@@ -84,3 +84,10 @@ def test_dockerfile():
     assert "constraints.txt" in text
     assert "collectstatic" in text
     assert "gunicorn config.wsgi" in text
+
+
+def test_one_beat_sweeps_the_outbox(services):
+    beat = services["beat"]
+    command = " ".join(beat["command"]) if isinstance(beat["command"], list) else beat["command"]
+    assert "celery -A config beat" in command
+    assert beat["healthcheck"]["test"][-3:] == ["outbox", "--check", "30"]

@@ -333,7 +333,7 @@ def test_results_by_totals_give_placement_points_with_shared_places(
 def test_a_table_played_hand_by_hand_counts_when_its_hands_are_in(
     scorer_client, make_tournament, seat, in_process_tasks, django_capture_on_commit_callbacks
 ):
-    t = make_tournament(players=4, hands_per_table=2)
+    t = make_tournament(players=4, hands_per_table=2, mode="single")  # PINGHU is a whole hand
     table = seat(t).tables.get()
     seats = list(table.session.seats.order_by("number").values_list("player_id", flat=True))
     url = f"/api/v1/sessions/{table.session_id}/hands/"
@@ -468,7 +468,7 @@ def test_a_failed_seating_is_reported_by_its_task(
 def test_a_corrected_or_deleted_hand_moves_the_standings(
     scorer_client, make_tournament, seat, in_process_tasks, django_capture_on_commit_callbacks
 ):
-    t = make_tournament(players=4, hands_per_table=1)
+    t = make_tournament(players=4, hands_per_table=1, mode="single")  # PINGHU is a whole hand
     table = seat(t).tables.get()
     seats = list(table.session.seats.order_by("number").values_list("player_id", flat=True))
     url = f"/api/v1/sessions/{table.session_id}/hands/"

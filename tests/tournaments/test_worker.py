@@ -4,7 +4,6 @@ round, poll its task, read the seating; enter results in a burst, count the reco
 from __future__ import annotations
 
 import time
-import uuid
 
 import pytest
 
@@ -12,28 +11,17 @@ from clubs.models import Role
 from config.celery import app
 from core.models import TaskRecord
 from tests.clubs.factories import ClubFactory
-from tests.core.test_celery_worker import broker_url, non_eager_app  # noqa: F401 (fixtures)
+from tests.core.test_celery_worker import (  # noqa: F401 (fixtures)
+    broker_url,
+    non_eager_app,
+    outbox_sweeper,
+    worker,
+)
 from tests.helpers import client_for, member_login
 from tournaments import services
 from tournaments.models import StandingsSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def worker(non_eager_app):  # noqa: F811
-    from celery.contrib.testing.worker import start_worker
-
-    # a queue of this test's own: tasks other tests left in Redis never reach this worker
-    queue = f"xuezhan-test-{uuid.uuid4().hex[:12]}"
-    saved = non_eager_app.conf.task_default_queue
-    non_eager_app.conf.task_default_queue = queue
-    with start_worker(
-        non_eager_app, pool="solo", concurrency=1, queues=[queue], perform_ping_check=False,
-        loglevel="WARNING", shutdown_timeout=15,
-    ):  # fmt: skip
-        yield
-    non_eager_app.conf.task_default_queue = saved
 
 
 def poll(client, url: str, timeout: float = 30) -> dict:
@@ -45,7 +33,7 @@ def poll(client, url: str, timeout: float = 30) -> dict:
         time.sleep(0.1)
 
 
-def test_round_seated_and_standings_computed_by_a_worker(worker):
+def test_round_seated_and_standings_computed_by_a_worker(worker):  # noqa: F811
     assert not app.conf.task_always_eager
     host = ClubFactory(slug="worker-host")
     director = member_login(host, Role.ORGANISER, "worker-director")
