@@ -149,8 +149,16 @@ class SessionInSerializer(serializers.Serializer):
 
 
 class SessionUpdateSerializer(serializers.Serializer):
+    """Start time and notes; seats, bettors, base and mode while nothing was played."""
+
     started_at = serializers.DateTimeField(required=False)
     notes = serializers.CharField(max_length=200, required=False)
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, required=False, help_text="four player ids"
+    )
+    bettors = BettorInSerializer(many=True, required=False)
+    base = serializers.IntegerField(min_value=1, required=False)
+    mode = serializers.ChoiceField(choices=TableSession.Mode.choices, required=False)
 
 
 class ResultItemSerializer(serializers.Serializer):

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Mapping
 from typing import Any
 
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.http import as_api_exception
+from core.errors import Invalid, problem
+from core.http import as_api_exception, join_path
 from core.idempotency import IdempotentPostMixin
 from core.pagination import StandardPagination
 
@@ -39,9 +42,35 @@ class ApiView(IdempotentPostMixin, BaseView):
 
     @staticmethod
     def valid(serializer_class, request: Request, **kwargs):
+        """The request's data as ``serializer_class`` validates it. A field the serializer does
+        not know is refused, never ignored: a misspelt ``rulset`` must not open a table under
+        the club's default rules."""
         s = serializer_class(data=request.data, **kwargs)
+        problems = unknown_fields(request.data, s)
+        if problems:
+            raise Invalid(problems)
         s.is_valid(raise_exception=True)
         return s.validated_data
+
+
+def unknown_fields(data: Any, serializer: serializers.Serializer, path: str = "") -> list:
+    """A problem for every key of ``data`` (and of the objects nested in it) that
+    ``serializer`` has no writable field for."""
+    if not isinstance(data, Mapping):
+        return []
+    fields = {name: f for name, f in serializer.fields.items() if not f.read_only}
+    problems = []
+    for key in data:
+        where = join_path(path, key)
+        field = fields.get(key)
+        if field is None:
+            problems.append(problem(where, "unknown_field", f"unknown field {key!r}"))
+        elif isinstance(field, serializers.Serializer):
+            problems += unknown_fields(data[key], field, where)
+        elif isinstance(field, serializers.ListSerializer) and isinstance(data[key], list):
+            for i, item in enumerate(data[key]):
+                problems += unknown_fields(item, field.child, join_path(where, i))
+    return problems
 
 
 class CSVRenderer(BaseRenderer):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 import django_filters
+from django.db.models import Q
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -40,12 +41,15 @@ class SessionFilter(django_filters.FilterSet):
     started_before = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lte")
     date_from = django_filters.DateFilter(field_name="started_at", lookup_expr="date__gte")
     date_to = django_filters.DateFilter(field_name="started_at", lookup_expr="date__lte")
-    player = django_filters.NumberFilter(field_name="seats__player")
+    player = django_filters.NumberFilter(method="sat_or_bet", label="a player who sat or bet")
     status = django_filters.ChoiceFilter(choices=TableSession.Status.choices)
 
     class Meta:
         model = TableSession
         fields = ["status"]
+
+    def sat_or_bet(self, queryset, name: str, value: int):
+        return queryset.filter(Q(seats__player=value) | Q(bettors__player=value))
 
 
 class SessionListView(ApiView):
@@ -82,6 +86,9 @@ class SessionListView(ApiView):
 
 
 class SessionDetailView(ApiView):
+    """A session; PATCH changes its time and notes, and its seats, bettors, base and mode
+    while nothing was played; DELETE removes a session nothing was played at (organisers)."""
+
     @extend_schema(responses=SessionOutSerializer)
     def get(self, request: Request, pk: int) -> Response:
         return session_response(request, session_for(request, pk))
@@ -90,7 +97,13 @@ class SessionDetailView(ApiView):
     def patch(self, request: Request, pk: int) -> Response:
         session = session_for(request, pk, Role.ORGANISER)
         data = self.valid(SessionUpdateSerializer, request, partial=True)
-        return session_response(request, services.session_update(session=session, **data))
+        services.session_update(session=session, **data)
+        return session_response(request, session_for(request, pk))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, pk: int) -> Response:
+        services.session_delete(session=session_for(request, pk, Role.ORGANISER))
+        return Response(status=204)
 
 
 class SessionCloseView(ApiView):

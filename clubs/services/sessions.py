@@ -19,6 +19,42 @@ from core.outbox import enqueue
 from scoring.services import ruleset_snapshot_get_or_create
 
 
+def _check_players(club: Club, players: list[Player]) -> None:
+    members = set(club.memberships.values_list("player_id", flat=True))
+    problems = []
+    if len(players) != 4 or len({p.pk for p in players}) != 4:
+        problems.append(problem("players", "four_players", "a table seats four different players"))
+    for i, p in enumerate(players):
+        if p.pk not in members:
+            message = f"{p.name} is not a member of {club.name}"
+            problems.append(problem(f"players[{i}]", "not_a_member", message))
+    if problems:
+        raise Invalid(problems)
+
+
+def _seat(session: TableSession, players: list[Player]) -> None:
+    """Seats 0–3 in play order."""
+    Seat.objects.bulk_create(
+        Seat(session=session, number=n, player=p) for n, p in enumerate(players)
+    )
+
+
+def _stand_bettors(session: TableSession, bettors: list[dict[str, Any]], seated: set[int]):
+    """叫马 bettors behind the table: players of the service or guests, each named once."""
+    names = set()
+    for i, b in enumerate(bettors):
+        bettor = Bettor(session=session, player=b.get("player"), guest_name=b.get("guest_name", ""))
+        if bettor.name in names or not bettor.name:
+            message = "each bettor needs a distinct name"
+            raise Invalid.single(f"bettors[{i}]", "duplicate_bettor", message)
+        if bettor.player_id in seated:
+            # 叫马 is for those beyond the four: a seated player already wins what his seat wins
+            message = "a seated player cannot also bet on this table"
+            raise Invalid.single(f"bettors[{i}].player", "bettor_is_seated", message)
+        names.add(bettor.name)
+        bettor.save()
+
+
 @transaction.atomic
 def session_create(
     *,
@@ -33,16 +69,7 @@ def session_create(
     notes: str = "",
 ) -> TableSession:
     """Seat four players of the club at a new open table (seats 0–3 in play order)."""
-    members = set(club.memberships.values_list("player_id", flat=True))
-    problems = []
-    if len(players) != 4 or len({p.pk for p in players}) != 4:
-        problems.append(problem("players", "four_players", "a table seats four different players"))
-    for i, p in enumerate(players):
-        if p.pk not in members:
-            message = f"{p.name} is not a member of {club.name}"
-            problems.append(problem(f"players[{i}]", "not_a_member", message))
-    if problems:
-        raise Invalid(problems)
+    _check_players(club, players)
     snapshot = club.ruleset if ruleset is None else ruleset_snapshot_get_or_create(spec=ruleset)
     session = TableSession.objects.create(
         club=club,
@@ -53,36 +80,64 @@ def session_create(
         notes=notes,
         created_by=user,
     )
-    Seat.objects.bulk_create(
-        Seat(session=session, number=n, player=p) for n, p in enumerate(players)
-    )
-    names = set()
-    seated = {p.pk for p in players}
-    for i, b in enumerate(bettors or []):
-        bettor = Bettor(session=session, player=b.get("player"), guest_name=b.get("guest_name", ""))
-        if bettor.name in names or not bettor.name:
-            message = "each bettor needs a distinct name"
-            raise Invalid.single(f"bettors[{i}]", "duplicate_bettor", message)
-        if bettor.player_id in seated:
-            # 叫马 is for those beyond the four: a seated player already wins what his seat wins
-            message = "a seated player cannot also bet on this table"
-            raise Invalid.single(f"bettors[{i}].player", "bettor_is_seated", message)
-        names.add(bettor.name)
-        bettor.save()
+    _seat(session, players)
+    _stand_bettors(session, bettors or [], {p.pk for p in players})
     return session
+
+
+#: what makes the table: fixed once it has a hand or a result (they name its seats and bettors
+#: and were settled at its base and mode)
+TABLE_FIELDS = ("players", "bettors", "base", "mode")
+
+
+def _require_no_play(session: TableSession, what: str) -> None:
+    if session.kind == TableSession.Kind.TOURNAMENT:
+        message = f"this is a tournament table: its tournament decides its {what}"
+        raise Conflict("tournament_table", message)
+    if session.hands.exists() or session.results.exists():
+        message = f"this session has hands or results: its {what} cannot change any more"
+        raise Conflict("session_has_hands", message)
 
 
 @transaction.atomic
 def session_update(*, session: TableSession, **fields: Any) -> TableSession:
-    """Change a session's start time or notes (its table and rules stay as opened)."""
+    """Change a session's start time or notes; correct its seats, 叫马 bettors, base or mode
+    while nothing was played there."""
+    session = TableSession.objects.select_for_update().select_related("club").get(pk=session.pk)
+    if session.lock_code:
+        raise Conflict(session.lock_code, session.lock_message or "this table is locked")
     if not session.is_open:
         message = "this session is closed; an organiser must reopen it before it changes"
         raise Conflict("session_closed", message)
+    table = [key for key in TABLE_FIELDS if key in fields]
+    if table:
+        _require_no_play(session, " and ".join(table))
+    players = fields.pop("players", None)
+    bettors = fields.pop("bettors", None)
+    if players is not None:
+        _check_players(session.club, players)
+        session.seats.all().delete()
+        _seat(session, players)
+    if players is not None or bettors is not None:
+        seated = set(session.seats.values_list("player_id", flat=True))
+        if bettors is None:  # the bettors stay: none of them may now be seated
+            bettors = [{"player": b.player, "guest_name": b.guest_name}
+                       for b in session.bettors.select_related("player")]  # fmt: skip
+        session.bettors.all().delete()
+        _stand_bettors(session, bettors, seated)
     for key, value in fields.items():
         setattr(session, key, value)
     if fields:
         session.save(update_fields=list(fields))
     return session
+
+
+@transaction.atomic
+def session_delete(*, session: TableSession) -> None:
+    """Delete a session nothing was played at (a table opened by mistake)."""
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    _require_no_play(session, "existence")
+    session.delete()
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from clubs.serializers import HandOutSerializer
 from clubs.services.hands import hand_record
 from tests.clubs.factories import TableSessionFactory, member
 from tests.clubs.records import SELFDRAW
-from tests.scoring.engine.records import PINGHU
+from tests.scoring.engine.records import PINGHU, XUEZHAN
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +32,12 @@ def session():
 @pytest.fixture
 def scorer(session):
     return client_for(member(session.club, Role.SCORER))
+
+
+@pytest.fixture
+def scorer_in_xuezhan():
+    session = TableSessionFactory(mode="xuezhan")
+    return client_for(member(session.club, Role.SCORER)), session
 
 
 def test_record_a_hand(session, scorer):
@@ -115,3 +121,43 @@ def test_the_written_out_representation_is_the_declared_fields(session, scorer):
             for v in hands:
                 assert list(HandOutSerializer(v).data.items()) == list(generic(v).items())
             assert HandOutSerializer(hands, many=True).data == [generic(v) for v in hands]
+
+
+def test_the_dealer_defaults_to_the_previous_hands_next_dealer(session, scorer, json_errors):
+    """普通 under qq (RULES §3.1): the next dealer is the discarder of the win. The first hand
+    must say who deals (nobody can tell); PINGHU (S2 discards to S1) makes S2 the next dealer,
+    so a second hand without a dealer is dealt by S2 — stored so, and its 叫马 counted so."""
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first = scorer.post(url, {k: v for k, v in PINGHU.items() if k != "dealer"}, format="json")
+    assert first.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(first)] == [("dealer", "dealer_required")]
+    assert scorer.post(url, PINGHU, format="json").json()["next_dealer"] == 2
+    second = scorer.post(url, {k: v for k, v in PINGHU.items() if k != "dealer"}, format="json")
+    assert second.status_code == 201, second.json()
+    assert second.json()["dealer"] == 2 and second.json()["record"]["dealer"] == 2
+
+
+def test_in_xuezhan_the_dice_choose_so_the_dealer_is_required(scorer_in_xuezhan, json_errors):
+    """血战 under qq: the next dealer is left to the dice (next_dealer null), so every hand says
+    who dealt it."""
+    client, session = scorer_in_xuezhan
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    assert client.post(url, XUEZHAN, format="json").json()["next_dealer"] is None
+    again = client.post(url, {k: v for k, v in XUEZHAN.items() if k != "dealer"}, format="json")
+    assert [e["code"] for e in json_errors(again)] == ["dealer_required"]
+
+
+def test_an_unfinished_hand_is_refused(scorer_in_xuezhan, json_errors):
+    """RULES §4.10: in 血战到底 one win is not a finished hand (three winners, or a draw)."""
+    client, session = scorer_in_xuezhan
+    r = client.post(f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json")
+    assert r.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(r)] == [("events", "hand_not_finished")]
+    assert not Hand.objects.exists()
+
+
+def test_a_misspelt_field_is_refused_not_ignored(session, scorer, json_errors):
+    r = scorer.post(f"/api/v1/sessions/{session.pk}/hands/", {**PINGHU, "rulset": "xuezhan9"},
+                    format="json")  # fmt: skip
+    assert r.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(r)] == [("rulset", "unknown_field")]

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.django_db
 ACTORS = ("anon", "outsider", "member", "scorer", "organiser", "owner", "admin")
 
 # outsider = an organiser of ANOTHER club; admin = a superuser who belongs to no club.
+# "session" has a hand (it cannot be deleted: 409); "empty-session" has none.
 # "member" rows act on a plain member; "owner-member" rows act on one of the club's two owners;
 # "members+owner" adds a member with the owner role. 2xx = the write happened.
 PUBLIC_CLUB = """
@@ -50,6 +51,8 @@ sessions       GET     200  200      200    200    200       200   200
 sessions       POST    401  403      403    403    201       201   201
 session        GET     200  200      200    200    200       200   200
 session        PATCH   401  403      403    403    200       200   200
+session        DELETE  401  403      403    403    409       409   409
+empty-session  DELETE  401  403      403    403    204       204   204
 close          POST    401  403      403    200    200       200   200
 reopen         POST    401  403      403    403    200       200   200
 result         GET     200  200      200    200    200       200   200
@@ -89,6 +92,8 @@ sessions       GET     404  404      200    200    200       200   200
 sessions       POST    401  404      403    403    201       201   201
 session        GET     404  404      200    200    200       200   200
 session        PATCH   401  404      403    403    200       200   200
+session        DELETE  401  404      403    403    409       409   409
+empty-session  DELETE  401  404      403    403    204       204   204
 close          POST    401  404      403    200    200       200   200
 reopen         POST    401  404      403    403    200       200   200
 result         GET     404  404      200    200    200       200   200
@@ -216,6 +221,10 @@ def target_is(role: str):
         assert Membership.objects.get(pk=w.target.pk).role == role
 
     return check
+
+
+def session_gone(w, r, actor):
+    assert not TableSession.objects.filter(pk=w.empty.pk).exists()
 
 
 def gone(attr: str):
@@ -359,6 +368,8 @@ ENDPOINTS: dict[tuple[str, str], Endpoint] = {
     ),
     ("session", "GET"): Endpoint(session_url()),
     ("session", "PATCH"): Endpoint(session_url(), lambda w: {"notes": "changed"}, session_noted),
+    ("session", "DELETE"): Endpoint(session_url()),
+    ("empty-session", "DELETE"): Endpoint(session_url(attr="empty"), effect=session_gone),
     ("close", "POST"): Endpoint(session_url("close/"), effect=status_is("session", "closed")),
     ("reopen", "POST"): Endpoint(
         session_url("reopen/", "closed"), effect=status_is("closed", "open")
@@ -423,7 +434,7 @@ ROUTES = {
     "club-member-detail": {"member", "owner-member"},
     "club-players": {"players"},
     "club-sessions": {"sessions"},
-    "session-detail": {"session"},
+    "session-detail": {"session", "empty-session"},
     "session-close": {"close"},
     "session-reopen": {"reopen"},
     "session-result": {"result"},
@@ -449,7 +460,7 @@ def test_the_tables_cover_every_route_and_method():
         for endpoint in ROUTES[name]:
             for table in EXPECTED.values():
                 covered = {m for (e, m, _a) in table if e == endpoint}
-                if endpoint in ("members+owner", "owner-member"):
+                if endpoint in ("members+owner", "owner-member", "empty-session"):
                     assert covered <= methods
                 else:
                     assert covered == methods, (name, endpoint)

@@ -23,7 +23,7 @@ from clubs.models import (
 from clubs.serializers import HandOutSerializer, PlayerOutSerializer, SessionOutSerializer
 from clubs.services.hands import hand_record
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
-from tests.clubs.records import PINGHU, SELFDRAW
+from tests.clubs.records import PINGHU, SELFDRAW, XUEZHAN
 from tests.helpers import assert_shape, client_for, db_state, login, member_login
 
 pytestmark = pytest.mark.django_db
@@ -609,3 +609,55 @@ def test_deleting_a_club_takes_its_sessions_hands_and_bettor_payments(betting_se
     assert not TableSession.objects.exists() and not Hand.objects.exists()
     assert not Payment.objects.exists() and not Bettor.objects.exists()
     assert Player.objects.filter(pk__in=[p.pk for p in members]).count() == 5  # players stay
+
+
+# --- what a request may not say, and what may be corrected ---------------------------------
+
+
+def test_a_field_a_session_does_not_have_is_refused(club, organiser, members, json_errors):
+    """A misspelt ``rulset`` used to open the table under the club's default rules (and every
+    hand was scored under them); misspelt fields are refused, at any depth, nothing opened."""
+    players = [p.pk for p in members[:4]]
+    url = f"/api/v1/clubs/{club.slug}/sessions/"
+    before = db_state()
+    r = organiser.post(url, {"players": players, "rulset": "xuezhan9"}, format="json")
+    assert r.status_code == 400 and codes(json_errors, r) == {("rulset", "unknown_field")}
+    r = organiser.post(url, {"players": players, "bettors": [{"gust_name": "老王"}]},
+                       format="json")  # fmt: skip
+    assert codes(json_errors, r) == {("bettors[0].gust_name", "unknown_field")}
+    assert db_state() == before
+
+
+def test_a_patch_names_the_field_it_cannot_change(session, organiser, json_errors):
+    """PATCH answered 200 and changed nothing for a field it does not know."""
+    r = organiser.patch(f"/api/v1/sessions/{session.pk}/", {"colour": "red"}, format="json")
+    assert r.status_code == 400 and codes(json_errors, r) == {("colour", "unknown_field")}
+
+
+def test_the_table_is_corrected_while_nothing_was_played(session, organiser, members, scorer,
+                                                         json_errors):  # fmt: skip
+    """Before the first hand the organiser may reseat the table, stand a bettor behind it and
+    fix its base and mode; once a hand is recorded those are what it was settled with."""
+    url = f"/api/v1/sessions/{session.pk}/"
+    reseated = [members[4].pk, members[0].pk, members[1].pk, members[2].pk]
+    r = organiser.patch(url, {"players": reseated, "bettors": [{"guest_name": "老王"}],
+                              "base": 5, "mode": "xuezhan"}, format="json")  # fmt: skip
+    assert r.status_code == 200, r.json()
+    body = r.json()
+    assert [s["player"]["id"] for s in body["seats"]] == reseated
+    assert [b["name"] for b in body["bettors"]] == ["老王"]
+    assert (body["base"], body["mode"]) == (5, "xuezhan")
+    assert scorer.post(hands_url(session), XUEZHAN, format="json").status_code == 201
+    r = organiser.patch(url, {"base": 1}, format="json")
+    assert r.status_code == 409 and codes(json_errors, r) == {("", "session_has_hands")}
+    assert organiser.patch(url, {"notes": "晚场"}, format="json").status_code == 200
+
+
+def test_the_player_filter_finds_the_tables_he_bet_on(club, members, organiser):
+    """``?player=`` lists the sessions a player sat in and those he stood behind (叫马)."""
+    sat = TableSessionFactory(club=club, seated=members[:4])
+    bet = TableSessionFactory(club=club, seated=members[1:5])
+    Bettor.objects.create(session=bet, player=members[0])
+    TableSessionFactory(club=club, seated=members[1:5])  # neither
+    r = organiser.get(f"/api/v1/clubs/{club.slug}/sessions/?player={members[0].pk}")
+    assert sorted(s["id"] for s in r.json()["results"]) == sorted([sat.pk, bet.pk])
