@@ -141,19 +141,23 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
 
 
 class PlayerSession(NamedTuple):
-    """One session of a player's history: his total there (seat and 叫马 bets together) and
-    his running total (累计) up to it."""
+    """One session of a player's history: whether he sat at the table or bet on it (叫马),
+    his total there and his running total (累计) up to it."""
 
     session: TableSession
+    role: str  # "seat" or "bettor"
     total: int
     running_total: int
 
 
-def player_sessions(*, player: Player, user) -> list[PlayerSession]:
-    """The sessions a player sat in or bet on that the user may see, oldest first."""
+def player_sessions(*, player: Player, user, kind: str = TableSession.Kind.CLUB):
+    """The sessions of one kind (a club's own, or tournament tables: their scores are points of
+    a ranking, not money, and never add up with the club's) a player sat in or bet on that the
+    user may see, oldest first."""
     sessions = [
         s
         for s in TableSession.objects.filter(Q(seats__player=player) | Q(bettors__player=player))
+        .filter(kind=kind)
         .distinct()
         .select_related("club")
         .order_by("started_at", "id")
@@ -169,23 +173,29 @@ def player_sessions(*, player: Player, user) -> list[PlayerSession]:
     out = []
     for s in sessions:
         book = totals[s.pk]
+        role = "bettor" if bets[s.pk] else "seat"
         total = book.of_player(player.pk) + sum(book.of_bettor(b) for b in bets[s.pk])
         running += total
-        out.append(PlayerSession(s, total, running))
+        out.append(PlayerSession(s, role, total, running))
     return out
 
 
 class PlayerHistory(NamedTuple):
-    """What a user may see of a player: his memberships in the clubs the user may read, and
-    his sessions there with their totals; ``total`` is the running total of the last one."""
+    """What a user may see of a player: his memberships in the clubs the user may read, his
+    club sessions and his tournament tables, each list with its own running total."""
 
     player: Player
     memberships: list[Membership]
     sessions: list[PlayerSession]
+    tournament_tables: list[PlayerSession]
 
     @property
     def total(self) -> int:
         return self.sessions[-1].running_total if self.sessions else 0
+
+    @property
+    def tournament_total(self) -> int:
+        return self.tournament_tables[-1].running_total if self.tournament_tables else 0
 
 
 def player_history(*, player: Player, user) -> PlayerHistory | None:
@@ -196,10 +206,11 @@ def player_history(*, player: Player, user) -> PlayerHistory | None:
         if can_read(user, m.club)
     ]
     sessions = player_sessions(player=player, user=user)
+    tables = player_sessions(player=player, user=user, kind=TableSession.Kind.TOURNAMENT)
     himself = user.is_authenticated and player.user_id == user.pk
-    if not memberships and not sessions and not himself:
+    if not memberships and not sessions and not tables and not himself:
         return None
-    return PlayerHistory(player, memberships, sessions)
+    return PlayerHistory(player, memberships, sessions, tables)
 
 
 # --- hands with their payments ---------------------------------------------------------------

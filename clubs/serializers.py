@@ -180,6 +180,7 @@ class PlayerClubSerializer(serializers.Serializer):
 
 class PlayerSessionSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="session.id")
+    role = serializers.ChoiceField(choices=["seat", "bettor"], help_text="sat, or bet (叫马)")
     club = serializers.CharField(source="session.club.slug")
     started_at = serializers.DateTimeField(source="session.started_at")
     status = serializers.CharField(source="session.status")
@@ -194,8 +195,12 @@ class PlayerOutSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="player.pk")
     name = serializers.CharField(source="player.name")
     clubs = PlayerClubSerializer(many=True, source="memberships")
-    sessions = PlayerSessionSerializer(many=True)
-    total = serializers.IntegerField(help_text="the running total over every session shown")
+    sessions = PlayerSessionSerializer(many=True, help_text="club sessions")
+    total = serializers.IntegerField(help_text="the running total over the club sessions")
+    tournament_tables = PlayerSessionSerializer(many=True, help_text="tournament tables")
+    tournament_total = serializers.IntegerField(
+        help_text="the running total of table scores over the tournament tables"
+    )
 
 
 # --- hands ------------------------------------------------------------------------------------

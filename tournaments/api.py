@@ -31,12 +31,14 @@ from tournaments.serializers import (
     RegistrationUpdateSerializer,
     RoundDetailSerializer,
     RoundOutSerializer,
+    RoundUnlockOutSerializer,
     StandingsOutSerializer,
     TableResultInSerializer,
     TaskAcceptedSerializer,
     TournamentInSerializer,
     TournamentOutSerializer,
     TournamentUpdateSerializer,
+    UnlockInSerializer,
     standings_csv_rows,
 )
 
@@ -157,6 +159,12 @@ class RegistrationDetailView(ApiView):
         registration = services.registration_update(registration=registration, **data)
         return Response(RegistrationOutSerializer(registration).data)
 
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, slug: str, player: int) -> Response:
+        """Remove an entry made by mistake (never seated): a player who played is withdrawn."""
+        services.registration_delete(registration=self._get(request, slug, player, Role.ORGANISER))
+        return Response(status=204)
+
 
 class RoundListView(ApiView):
     """The rounds so far; POST seats the next one (202: a Celery task does the seating)."""
@@ -196,30 +204,74 @@ class RoundReseatView(ApiView):
         return accepted(round_.task, round=round_.number)
 
 
+class RoundUnlockView(ApiView):
+    """Unlock a round's tables to correct them (they lock when the next round is seated and
+    when the tournament is finished); the reason is kept with the round."""
+
+    @extend_schema(request=UnlockInSerializer, responses={201: RoundUnlockOutSerializer})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        round_ = round_for(request, slug, number, Role.ORGANISER)
+        data = self.valid(UnlockInSerializer, request)
+        unlock = services.round_unlock(round_=round_, reason=data["reason"], user=request.user)
+        return Response(RoundUnlockOutSerializer(unlock).data, status=201)
+
+
+class RoundLockView(ApiView):
+    """Lock a round's tables again once corrected."""
+
+    @extend_schema(request=None, responses=RoundDetailSerializer)
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        round_ = round_for(request, slug, number, Role.ORGANISER)
+        services.round_lock(round_=round_)
+        return Response(RoundDetailSerializer(selectors.round_detail(round_)).data)
+
+
 class TableResultView(ApiView):
     """A table's result: its session's totals. POST four scores summing to zero (for tables
-    that note totals only); hands go to ``/sessions/{session}/hands/`` instead."""
+    that note totals only); hands go to ``/sessions/{session}/hands/`` instead. A table is
+    addressed within its round: ``/tournaments/{slug}/rounds/{n}/tables/{k}/result/``."""
 
-    def _table(self, request: Request, pk: int, role=None) -> Table:
+    def _table(self, request: Request, slug: str, number: int, table: int, role=None) -> Table:
+        round_ = round_for(request, slug, number, role)
         table = get_object_or_404(
-            Table.objects.select_related("round__tournament__club", "session__club",
-                                         "session__ruleset"),
-            pk=pk,
-        )  # fmt: skip
-        tournament_for(request, table.round.tournament.slug, role)
+            round_.tables.select_related("session__club", "session__ruleset"), number=table
+        )
+        table.round = round_
         return table
 
     @extend_schema(responses=SessionOutSerializer)
-    def get(self, request: Request, pk: int) -> Response:
-        table = self._table(request, pk)
-        return session_response(request, table.session)
+    def get(self, request: Request, slug: str, number: int, table: int) -> Response:
+        return session_response(request, self._table(request, slug, number, table).session)
 
     @extend_schema(request=TableResultInSerializer, responses=SessionOutSerializer)
-    def post(self, request: Request, pk: int) -> Response:
-        table = self._table(request, pk, Role.SCORER)
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = self._table(request, slug, number, table, Role.SCORER)
         data = self.valid(TableResultInSerializer, request)
-        services.table_result_enter(table=table, scores=data["scores"], user=request.user)
-        return session_response(request, table.session)
+        services.table_result_enter(table=found, scores=data["scores"], user=request.user)
+        return session_response(request, found.session)
+
+    put = post
+
+
+@extend_schema(deprecated=True)
+class TableResultByIdView(TableResultView):
+    """``/tables/{id}/result/``: the same, by the table's id (kept for existing clients; the
+    table's tournament and club are checked as for the address within its round)."""
+
+    def _by_id(self, pk: int) -> tuple[str, int, int]:
+        table = get_object_or_404(
+            Table.objects.select_related("round__tournament").only(
+                "number", "round__number", "round__tournament__slug"
+            ),
+            pk=pk,
+        )
+        return table.round.tournament.slug, table.round.number, table.number
+
+    def get(self, request: Request, pk: int) -> Response:
+        return super().get(request, *self._by_id(pk))
+
+    def post(self, request: Request, pk: int) -> Response:
+        return super().post(request, *self._by_id(pk))
 
     put = post
 
@@ -237,7 +289,4 @@ class StandingsView(CSVCapableView):
     @extend_schema(request=None, responses={202: TaskAcceptedSerializer})
     def post(self, request: Request, slug: str, format=None) -> Response:
         tournament = tournament_for(request, slug, Role.ORGANISER)
-        task = services.standings_request(tournament_id=tournament.pk)
-        if task is None:
-            task = tournament.tasks.filter(name="tournaments.compute_standings").first()
-        return accepted(task)
+        return accepted(services.standings_request(tournament_id=tournament.pk, force=True))

@@ -154,6 +154,24 @@ class Round(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
+class RoundUnlock(models.Model):
+    """An organiser unlocked a round's tables to correct them (they lock when the next round is
+    seated, and when the tournament is finished): who, when and why, kept for good."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="unlocks")
+    reason = models.CharField(max_length=200)
+    unlocked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    unlocked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round_id", "unlocked_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.round} unlocked: {self.reason}"
+
+
 class Table(models.Model):
     """A table of a round. Its table session holds the seats (in order; seat 0 deals first)
     and the result: hands recorded through the engine, or the four totals entered (the

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from django.db.models import Count, Q, QuerySet
 
-from clubs.models import Hand, Membership, Seat
+from clubs.models import Hand, Membership, Player, Seat
 from clubs.selectors import can_read, sessions_totals
 from core.errors import Invalid
 from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
@@ -45,6 +45,28 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:
         return qs
     clubs = Membership.objects.filter(player__user=user).values("club_id")
     return qs.filter(Q(is_public=True) | Q(club_id__in=clubs))
+
+
+def players_named(tournament: Tournament, name: str) -> list[Player]:
+    """Players of the host club (by name or the name the club knows them by) and of the
+    tournament whose name is ``name`` (letter case aside)."""
+    return list(
+        Player.objects.filter(
+            Q(memberships__club=tournament.club_id)
+            & (Q(name__iexact=name) | Q(memberships__display_name__iexact=name))
+            | Q(entries__tournament=tournament, name__iexact=name)
+        )
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def has_played(tournament: Tournament, player_id: int) -> bool:
+    """Seated at a table of the tournament, or given a bye, in any round."""
+    seated = Seat.objects.filter(
+        player_id=player_id, session__tournament_table__round__tournament=tournament
+    ).exists()
+    return seated or any(player_id in r.byes for r in tournament.round_set.all())
 
 
 def rules_of(tournament: Tournament) -> StandingsRules:
@@ -166,7 +188,13 @@ def standings_now(
         if per_round[p.round.number] == p.tables
     }
     byes = [(r.number, p) for r in rounds for p in r.byes]
-    registrations = list(tournament.registrations.values_list("player_id", "status"))
+    # a withdrawn entry that was never seated nor sat out a round took no part: not ranked
+    took_part = seated_players(rounds) | {p for _, p in byes}
+    registrations = [
+        (p, status)
+        for p, status in tournament.registrations.values_list("player_id", "status")
+        if status != Registration.Status.WITHDRAWN or p in took_part
+    ]
     try:
         standings = compute_standings(
             players=[p for p, _ in registrations],
@@ -178,6 +206,15 @@ def standings_now(
     except StandingsError as e:  # results that do not add up: a refusal with its code
         raise Invalid.single("", e.code, e.message) from e
     return standings, len(complete), len(results)
+
+
+def seated_players(rounds: list[Round]) -> set[int]:
+    """Everyone seated at a table of these rounds (results or not)."""
+    return set(
+        Seat.objects.filter(session__tournament_table__round__in=rounds).values_list(
+            "player_id", flat=True
+        )
+    )
 
 
 def latest_standings(tournament: Tournament) -> StandingsTable:

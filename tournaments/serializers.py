@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.models import Player, TableSession
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import Registration, Round, RoundUnlock, Tournament
 from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
@@ -103,6 +103,9 @@ class TournamentOutSerializer(serializers.ModelSerializer):
 class RegistrationInSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
     name = serializers.CharField(max_length=80, required=False, default="")
+    new_player = serializers.BooleanField(
+        required=False, default=False, help_text="the name is someone new, not a player it matches"
+    )
     seed_rating = serializers.IntegerField(required=False, allow_null=True)
     pinned_table = serializers.IntegerField(min_value=1, required=False, allow_null=True)
 
@@ -165,6 +168,19 @@ class RoundDetailSerializer(RoundOutSerializer):
 
     tables = TableOutSerializer(many=True, source="table_rows")
     byes = ByeOutSerializer(many=True, source="bye_rows")
+
+
+class UnlockInSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, help_text="why the round is unlocked (kept)")
+
+
+class RoundUnlockOutSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number")
+    unlocked_by = serializers.CharField(source="unlocked_by.username", default=None)
+
+    class Meta:
+        model = RoundUnlock
+        fields = ["round", "reason", "unlocked_by", "unlocked_at"]
 
 
 class TableScoreInSerializer(serializers.Serializer):

@@ -21,11 +21,18 @@ from clubs.models import Club, Player, Seat, TableSession
 from clubs.services.clubs import club_create
 from clubs.services.sessions import ResultFields, session_result_enter
 from core.errors import Conflict, Invalid, problem
-from core.jobs import job_create, job_queue
+from core.jobs import job_create, job_failed, job_queue
 from core.models import TaskRecord
 from scoring.services import ruleset_snapshot_get_or_create
 from tournaments import selectors
-from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import (
+    Registration,
+    Round,
+    RoundUnlock,
+    StandingsSnapshot,
+    Table,
+    Tournament,
+)
 from tournaments.readmodels import standings_json
 from tournaments.seating import RoundSeating, SeatingError, seat_round
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
@@ -35,6 +42,10 @@ COALESCE_SECONDS = 1.0
 #: a queued recompute that has not started after this long was lost (a broker restart): the
 #: next result queues another
 STANDINGS_REQUEST_TTL = timedelta(minutes=2)
+#: a seating asked for that has not finished after this long was lost (its worker died, or the
+#: broker was down longer than this): asking again seats the round again (a seating stops at
+#: 20 s; a repeated one answers the seating already made)
+SEATING_REQUEST_TTL = timedelta(minutes=2)
 
 #: fields that shape the schedule or the scoring: fixed once the first round is seated
 RULE_FIELDS = frozenset({"ruleset", "base", "mode", "hands_per_table", "seating", "seed", "rounds"})
@@ -135,6 +146,8 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     if "rounds" in fields:
         tournament.seating_plan = []  # planned for the old number of rounds
     tournament.save()
+    if fields.get("status") == Tournament.Status.FINISHED:
+        _freeze(tournament)
     if {"placement_points", "tiebreaks", "bye_points", "bye_table_score"} & set(fields):
         standings_request(tournament_id=tournament.pk)
     return tournament
@@ -152,16 +165,29 @@ def registration_create(
     name: str = "",
     seed_rating: int | None = None,
     pinned_table: int | None = None,
+    new_player: bool = False,
 ) -> Registration:
     """Enter a player (an existing one, or a new one by name). After the start this is a
-    late entry: he is seated from the next round on."""
+    late entry: he is seated from the next round on.
+
+    A name that is already a player of the host club (or of the tournament) is not taken for
+    a new person unless ``new_player`` says so: the answer lists who it may be."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict("tournament_finished", "the tournament is finished")
     if player is None:
-        if not name.strip():
+        name = name.strip()
+        if not name:
             raise Invalid.single("name", "required", "an existing player or a new player's name")
-        player = Player.objects.create(name=name.strip())
+        candidates = selectors.players_named(tournament, name)
+        if candidates and not new_player:
+            who = ", ".join(f"{p.name} (player {p.pk})" for p in candidates)
+            message = (
+                f"{name!r} may be {who}: register the player by id, or send new_player: true "
+                "for someone else of that name"
+            )
+            raise Conflict("name_matches_player", message, path="name")
+        player = Player.objects.create(name=name)
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
@@ -200,10 +226,76 @@ def registration_update(*, registration: Registration, **fields: Any) -> Registr
     return registration
 
 
+@transaction.atomic
+def registration_delete(*, registration: Registration) -> None:
+    """Remove an entry made by mistake, as long as he was never seated or given a bye."""
+    tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    if selectors.has_played(tournament, registration.player_id):
+        message = "this player has played (or sat out) a round: withdraw him instead"
+        raise Conflict("registration_has_played", message)
+    registration.delete()
+    _plan_changed(tournament)
+    standings_request(tournament_id=tournament.pk)
+
+
 def _plan_changed(tournament: Tournament) -> None:
     """Players or pins changed: the rounds still to come are planned again when seated."""
     if tournament.seating_plan:
         Tournament.objects.filter(pk=tournament.pk).update(seating_plan=[])
+
+
+#: the lock a round's tables get when the next round is seated, and every table when the
+#: tournament is finished (``TableSession.lock_code``); an organiser lifts it with a reason
+ROUND_LOCKED = "round_locked"
+TOURNAMENT_FINISHED = "tournament_finished"
+_LOCK_MESSAGES = {
+    ROUND_LOCKED: "this table's round is over ({why}); an organiser may unlock the round, "
+    "with a reason, to correct it",
+    TOURNAMENT_FINISHED: "the tournament is finished; an organiser may unlock a round, with a "
+    "reason, to correct it",
+}
+
+
+def _lock(sessions, code: str, why: str = "") -> None:
+    sessions.update(lock_code=code, lock_message=_LOCK_MESSAGES[code].format(why=why))
+
+
+def _freeze(tournament: Tournament) -> None:
+    """A finished tournament: every table locked."""
+    _lock(
+        TableSession.objects.filter(tournament_table__round__tournament=tournament),
+        TOURNAMENT_FINISHED,
+    )
+
+
+@transaction.atomic
+def round_unlock(*, round_: Round, reason: str, user) -> RoundUnlock:
+    """Unlock a round's tables so an organiser can correct them; the reason is kept. The
+    standings follow any correction as usual; :func:`round_lock` locks the round again."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Invalid.single("reason", "reason_required", "say why the round is unlocked")
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    TableSession.objects.filter(tournament_table__round=round_).update(
+        lock_code="", lock_message=""
+    )
+    return RoundUnlock.objects.create(round=round_, reason=reason.strip(), unlocked_by=user)
+
+
+@transaction.atomic
+def round_lock(*, round_: Round) -> Round:
+    """Lock a round's tables again after a correction (a finished tournament's as finished,
+    an earlier round's as over); the latest round of a running tournament stays open."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    tournament = round_.tournament
+    sessions = TableSession.objects.filter(tournament_table__round=round_)
+    if tournament.status == Tournament.Status.FINISHED:
+        _lock(sessions, TOURNAMENT_FINISHED)
+    elif tournament.round_set.filter(number__gt=round_.number).exists():
+        _lock(sessions, ROUND_LOCKED, f"round {round_.number + 1} is seated")
+    else:
+        message = "the latest round of a running tournament is being played: it stays open"
+        raise Conflict("round_in_play", message)
+    return round_
 
 
 #: the Celery tasks (``tournaments.tasks``), queued by name
@@ -217,18 +309,13 @@ def round_start(*, tournament: Tournament) -> Round:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict("tournament_finished", "the tournament is finished")
-    rounds = list(tournament.round_set.order_by("number"))
-    if rounds and rounds[-1].status == Round.Status.SEATING:
+    rounds = list(tournament.round_set.select_related("task").order_by("number"))
+    if rounds and rounds[-1].status == Round.Status.SEATING and not _seating_lost(rounds[-1]):
         message = f"round {rounds[-1].number} is being seated"
         raise Conflict("seating_in_progress", message)
-    if rounds and rounds[-1].status == Round.Status.FAILED:
-        # the last attempt failed (say, a pin that could not be honoured): try again
-        round_ = rounds[-1]
-        round_.status = Round.Status.SEATING
-        round_.task = job_create(SEATING_TASK, tournament)
-        round_.save(update_fields=["status", "task"])
-        job_queue(round_.task, round_.pk)
-        return round_
+    if rounds and rounds[-1].status in (Round.Status.FAILED, Round.Status.SEATING):
+        # the last attempt failed (say, a pin that could not be honoured) or was lost: again
+        return _seat_again(rounds[-1], tournament, reseat=False)
     number = len(rounds) + 1
     if number > tournament.rounds:
         message = f"all {tournament.rounds} rounds are seated"
@@ -257,8 +344,12 @@ def round_start(*, tournament: Tournament) -> Round:
 @transaction.atomic
 def round_reseat(*, round_: Round) -> Round:
     """Seat a round again (after a late withdrawal, say), as long as nothing was played."""
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-    if round_.status == Round.Status.SEATING:
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament", "task")
+        .get(pk=round_.pk)
+    )
+    if round_.status == Round.Status.SEATING and not _seating_lost(round_):
         raise Conflict("seating_in_progress", f"round {round_.number} is being seated")
     if round_.tournament.round_set.filter(number__gt=round_.number).exists():
         message = "only the latest round can be seated again"
@@ -266,10 +357,28 @@ def round_reseat(*, round_: Round) -> Round:
     if selectors.round_has_results(round_):
         message = f"round {round_.number} has results; it cannot be seated again"
         raise Conflict("round_has_results", message)
+    return _seat_again(round_, round_.tournament, reseat=True)
+
+
+def _seating_lost(round_: Round) -> bool:
+    """A seating asked for longer ago than the TTL and not done: its message or worker was
+    lost. Its job says so, and it may be asked for again."""
+    task = round_.task
+    if task is None or task.updated_at > timezone.now() - SEATING_REQUEST_TTL:
+        return False
+    lost = problem("", "seating_request_expired", "the seating was not done in time; asked again")
+    job_failed(str(task.pk), [lost])
+    return True
+
+
+def _seat_again(round_: Round, tournament: Tournament, *, reseat: bool) -> Round:
     round_.status = Round.Status.SEATING
-    round_.task = job_create(SEATING_TASK, round_.tournament)
+    round_.task = job_create(SEATING_TASK, tournament)
     round_.save(update_fields=["status", "task"])
-    job_queue(round_.task, round_.pk, True)
+    if reseat:
+        job_queue(round_.task, round_.pk, True)
+    else:
+        job_queue(round_.task, round_.pk)
     return round_
 
 
@@ -325,7 +434,8 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
         sessions = TableSession.objects.bulk_create(
             TableSession(
                 club_id=tournament.club_id, started_at=now, ruleset_id=tournament.ruleset_id,
-                base=tournament.base, mode=tournament.mode,
+                base=tournament.base, mode=tournament.mode, kind=TableSession.Kind.TOURNAMENT,
+                hand_limit=tournament.hands_per_table,
                 notes=f"{tournament.name[:150]} · R{round_.number} T{t.number}",
             )
             for t in seating.tables
@@ -346,6 +456,13 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
         round_.save(update_fields=["byes", "quality", "status", "seated_at"])
         tournament.seating_plan = [r.as_dict() for r in result.plan]
         tournament.save(update_fields=["seating_plan"])
+        # the rounds before it are over: their results no longer change behind people's backs
+        earlier = TableSession.objects.filter(
+            tournament_table__round__tournament=tournament,
+            tournament_table__round__number__lt=round_.number,
+            lock_code="",
+        )
+        _lock(earlier, ROUND_LOCKED, f"round {round_.number} is seated")
         # a bye scores at once: the standings change with the seating
         if seating.byes:
             standings_request(tournament_id=tournament.pk)
@@ -380,16 +497,16 @@ def table_result_enter(*, table: Table, scores: list[dict[str, Any]], user) -> N
     )
 
 
-def standings_request(*, tournament_id: int) -> TaskRecord | None:
+def standings_request(*, tournament_id: int, force: bool = False) -> TaskRecord | None:
     """Queue a standings recompute on commit, unless one is already queued: a burst of
-    results (ten tables reporting at once) becomes one recompute, at most two."""
+    results (ten tables reporting at once) becomes one recompute, at most two. ``force`` (an
+    organiser asking) always queues one: the one waiting may have been lost."""
     with transaction.atomic():
         now = timezone.now()
         waiting = Q(standings_requested_at__gt=now - STANDINGS_REQUEST_TTL)
-        queued = (
-            Tournament.objects.filter(pk=tournament_id)
-            .exclude(waiting)
-            .update(standings_requested_at=now)
+        tournaments = Tournament.objects.filter(pk=tournament_id)
+        queued = (tournaments if force else tournaments.exclude(waiting)).update(
+            standings_requested_at=now
         )
         if not queued:
             return None
@@ -419,4 +536,5 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
         if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.FINISHED
             tournament.save(update_fields=["status"])
+            _freeze(tournament)
     return {"version": snapshot.version, "players": len(rows), "seconds": round(seconds, 4)}

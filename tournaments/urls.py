@@ -8,6 +8,7 @@ from django.urls import path
 from tournaments import api
 
 T = "tournaments/<slug:slug>"
+R = f"{T}/rounds/<int:number>"
 
 urlpatterns = [
     path("tournaments/", api.TournamentListView.as_view(), name="tournaments"),
@@ -25,6 +26,13 @@ urlpatterns = [
         api.RoundReseatView.as_view(),
         name="tournament-round-reseat",
     ),
+    path(f"{R}/unlock/", api.RoundUnlockView.as_view(), name="tournament-round-unlock"),
+    path(f"{R}/lock/", api.RoundLockView.as_view(), name="tournament-round-lock"),
+    path(
+        f"{R}/tables/<int:table>/result/",
+        api.TableResultView.as_view(),
+        name="tournament-table-result",
+    ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
-    path("tables/<int:pk>/result/", api.TableResultView.as_view(), name="table-result"),
+    path("tables/<int:pk>/result/", api.TableResultByIdView.as_view(), name="table-result"),
 ]
