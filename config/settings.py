@@ -219,6 +219,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "SessionStatusEnum": "clubs.models.TableSession.Status",
         "ModeEnum": "clubs.models.TableSession.Mode",
+        "TablePartEnum": ["seat", "bettor"],
+        "MembershipRoleEnum": "clubs.models.Role",
     },
 }
 

@@ -267,9 +267,11 @@ class TableResultByIdView(TableResultView):
         )
         return table.round.tournament.slug, table.round.number, table.number
 
+    @extend_schema(responses=SessionOutSerializer)
     def get(self, request: Request, pk: int) -> Response:
         return super().get(request, *self._by_id(pk))
 
+    @extend_schema(request=TableResultInSerializer, responses=SessionOutSerializer)
     def post(self, request: Request, pk: int) -> Response:
         return super().post(request, *self._by_id(pk))
 
