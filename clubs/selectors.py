@@ -74,6 +74,19 @@ def clubs_visible_to(user) -> QuerySet[Club]:
     return qs.filter(visibility=Club.Visibility.PUBLIC)
 
 
+def players_visible_to(user) -> QuerySet[Player]:
+    """The players a user may see, and so name by id: those of public clubs and of his own
+    clubs, and himself. Anyone else is, to him, a player that does not exist."""
+    qs = Player.objects.all()
+    if user and user.is_authenticated and user.is_superuser:
+        return qs
+    seen = Q(memberships__club__visibility=Club.Visibility.PUBLIC)
+    if user and user.is_authenticated:
+        mine = Membership.objects.filter(player__user=user).values("club_id")
+        seen |= Q(memberships__club__in=mine) | Q(user=user)
+    return qs.filter(seen).distinct()
+
+
 # --- sessions and their totals ---------------------------------------------------------------
 
 

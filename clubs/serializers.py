@@ -5,8 +5,26 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from clubs.limits import BASE, HAND_NUMBER, SCORE
 from clubs.models import Club, HandRevision, Membership, Player, Role, TableSession
-from clubs.selectors import HandView, SessionTotals, membership_of
+from clubs.selectors import HandView, SessionTotals, membership_of, players_visible_to
+from core.fields import DateTimeField, TimeZoneField
+
+
+class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
+    """A player by id, among those the caller may see (``clubs.selectors.players_visible_to``):
+    an id he may not see answers exactly as one that does not exist."""
+
+    visible_to = staticmethod(players_visible_to)
+
+    def __init__(self, **kwargs) -> None:
+        # the full queryset names the model for the schema; the caller's view is get_queryset's
+        kwargs.setdefault("queryset", Player.objects.all())
+        super().__init__(**kwargs)
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        return self.visible_to(request.user if request is not None else None)
 
 
 class RulesetOutSerializer(serializers.Serializer):
@@ -41,8 +59,8 @@ class ClubInSerializer(serializers.Serializer):
     ruleset = serializers.JSONField(
         required=False, help_text='preset name or {"preset", "options"}'
     )
-    base = serializers.IntegerField(min_value=1, required=False)
-    time_zone = serializers.CharField(max_length=64, required=False)
+    base = serializers.IntegerField(required=False, **BASE)
+    time_zone = TimeZoneField(required=False)
     unit_label = serializers.CharField(max_length=16, required=False)
 
 
@@ -60,7 +78,7 @@ class MembershipOutSerializer(serializers.ModelSerializer):
 
 
 class MembershipInSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player = VisiblePlayerField()
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
     display_name = serializers.CharField(max_length=80, required=False, default="")
 
@@ -132,18 +150,16 @@ class SessionOutSerializer(serializers.ModelSerializer):
 
 
 class BettorInSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    player = VisiblePlayerField(required=False)
     guest_name = serializers.CharField(max_length=80, required=False, default="")
 
 
 class SessionInSerializer(serializers.Serializer):
-    players = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), many=True, help_text="four player ids, seats 0–3"
-    )
-    started_at = serializers.DateTimeField(required=False)
+    players = VisiblePlayerField(many=True, help_text="four player ids, seats 0–3")
+    started_at = DateTimeField(required=False)
     bettors = BettorInSerializer(many=True, required=False)
     ruleset = serializers.JSONField(required=False)
-    base = serializers.IntegerField(min_value=1, required=False)
+    base = serializers.IntegerField(required=False, **BASE)
     mode = serializers.ChoiceField(choices=TableSession.Mode.choices, required=False)
     notes = serializers.CharField(max_length=200, required=False, default="")
 
@@ -151,20 +167,18 @@ class SessionInSerializer(serializers.Serializer):
 class SessionUpdateSerializer(serializers.Serializer):
     """Start time and notes; seats, bettors, base and mode while nothing was played."""
 
-    started_at = serializers.DateTimeField(required=False)
+    started_at = DateTimeField(required=False)
     notes = serializers.CharField(max_length=200, required=False)
-    players = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), many=True, required=False, help_text="four player ids"
-    )
+    players = VisiblePlayerField(many=True, required=False, help_text="four player ids")
     bettors = BettorInSerializer(many=True, required=False)
-    base = serializers.IntegerField(min_value=1, required=False)
+    base = serializers.IntegerField(required=False, **BASE)
     mode = serializers.ChoiceField(choices=TableSession.Mode.choices, required=False)
 
 
 class ResultItemSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, allow_null=True)
     bettor = serializers.IntegerField(required=False, allow_null=True)
-    total = serializers.IntegerField()
+    total = serializers.IntegerField(**SCORE)
 
 
 class ResultInSerializer(serializers.Serializer):
@@ -209,7 +223,7 @@ class PlayerOutSerializer(serializers.Serializer):
 class HandInSerializer(serializers.Serializer):
     """The hand record (see the engine's settle contract) without ruleset/base/mode."""
 
-    number = serializers.IntegerField(min_value=1, required=False)
+    number = serializers.IntegerField(required=False, **HAND_NUMBER)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False)
     declared_void = serializers.JSONField(required=False)
     events = serializers.JSONField()

@@ -45,6 +45,7 @@ class ApiView(IdempotentPostMixin, BaseView):
         """The request's data as ``serializer_class`` validates it. A field the serializer does
         not know is refused, never ignored: a misspelt ``rulset`` must not open a table under
         the club's default rules."""
+        kwargs.setdefault("context", {"request": request})
         s = serializer_class(data=request.data, **kwargs)
         problems = unknown_fields(request.data, s)
         if problems:

@@ -112,7 +112,7 @@ class TournamentDetailView(ApiView):
     @extend_schema(request=TournamentUpdateSerializer, responses=TournamentOutSerializer)
     def patch(self, request: Request, slug: str) -> Response:
         tournament = tournament_for(request, slug, Role.ORGANISER)
-        data = self.valid(TournamentUpdateSerializer, request)
+        data = self.valid(TournamentUpdateSerializer, request, partial=True)
         services.tournament_update(tournament=tournament, **data)
         return Response(
             TournamentOutSerializer(_annotated(Tournament.objects).get(pk=tournament.pk)).data

@@ -10,6 +10,7 @@ from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Hand, Membership, Player, Seat
 from clubs.selectors import can_read, sessions_totals
+from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
 from tournaments.readmodels import (
@@ -45,6 +46,16 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:
         return qs
     clubs = Membership.objects.filter(player__user=user).values("club_id")
     return qs.filter(Q(is_public=True) | Q(club_id__in=clubs))
+
+
+def players_visible_to(user) -> QuerySet[Player]:
+    """The players a user may name by id: those he sees in clubs
+    (``clubs.selectors.players_visible_to``) and those entered in tournaments he sees."""
+    entered = Registration.objects.filter(
+        tournament__in=tournaments_visible_to(user).values("pk")
+    ).values("player_id")
+    clubs_seen = club_players_visible_to(user).values("pk")
+    return Player.objects.filter(Q(pk__in=clubs_seen) | Q(pk__in=entered))
 
 
 def players_named(tournament: Tournament, name: str) -> list[Player]:

@@ -10,9 +10,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubs.models import Player, TableSession
+from clubs.limits import BASE, SCORE
+from clubs.models import TableSession
+from clubs.serializers import VisiblePlayerField
 from tournaments.models import Registration, Round, RoundUnlock, Tournament
 from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
+from tournaments.selectors import players_visible_to
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
 
@@ -47,7 +50,7 @@ class TournamentInSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(min_value=1, max_value=100)
     hands_per_table = serializers.IntegerField(min_value=1, max_value=100, default=8)
     ruleset = serializers.JSONField(required=False, help_text="default: the club's ruleset")
-    base = serializers.IntegerField(min_value=1, default=1)
+    base = serializers.IntegerField(default=1, **BASE)
     mode = serializers.ChoiceField(choices=TableSession.Mode.choices, default="xuezhan")
     placement_points = serializers.JSONField(required=False, help_text="default [4, 2, 1, 0]")
     tiebreaks = serializers.JSONField(
@@ -58,7 +61,7 @@ class TournamentInSerializer(serializers.Serializer):
     bye_points = serializers.DecimalField(
         max_digits=6, decimal_places=2, required=False, allow_null=True
     )
-    bye_table_score = serializers.IntegerField(default=0)
+    bye_table_score = serializers.IntegerField(default=0, **SCORE)
     is_public = serializers.BooleanField(default=True)
 
 
@@ -67,7 +70,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     rounds = serializers.IntegerField(min_value=1, max_value=100, required=False)
     hands_per_table = serializers.IntegerField(min_value=1, max_value=100, required=False)
     ruleset = serializers.JSONField(required=False)
-    base = serializers.IntegerField(min_value=1, required=False)
+    base = serializers.IntegerField(required=False, **BASE)
     mode = serializers.ChoiceField(choices=TableSession.Mode.choices, required=False)
     placement_points = serializers.JSONField(required=False)
     tiebreaks = serializers.JSONField(required=False)
@@ -76,7 +79,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     bye_points = serializers.DecimalField(
         max_digits=6, decimal_places=2, required=False, allow_null=True
     )
-    bye_table_score = serializers.IntegerField(required=False)
+    bye_table_score = serializers.IntegerField(required=False, **SCORE)
     is_public = serializers.BooleanField(required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
@@ -100,20 +103,30 @@ class TournamentOutSerializer(serializers.ModelSerializer):
         return fraction_text(t.bye_fraction)
 
 
+class EntrantField(VisiblePlayerField):
+    """A player by id among those the caller sees in clubs and in tournaments."""
+
+    visible_to = staticmethod(players_visible_to)
+
+
 class RegistrationInSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    player = EntrantField(required=False)
     name = serializers.CharField(max_length=80, required=False, default="")
     new_player = serializers.BooleanField(
         required=False, default=False, help_text="the name is someone new, not a player it matches"
     )
-    seed_rating = serializers.IntegerField(required=False, allow_null=True)
-    pinned_table = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed_rating = serializers.IntegerField(required=False, allow_null=True, **SCORE)
+    pinned_table = serializers.IntegerField(
+        min_value=1, max_value=1_000, required=False, allow_null=True
+    )
 
 
 class RegistrationUpdateSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Registration.Status.choices, required=False)
-    seed_rating = serializers.IntegerField(required=False, allow_null=True)
-    pinned_table = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    seed_rating = serializers.IntegerField(required=False, allow_null=True, **SCORE)
+    pinned_table = serializers.IntegerField(
+        min_value=1, max_value=1_000, required=False, allow_null=True
+    )
 
 
 class RegistrationOutSerializer(serializers.ModelSerializer):
@@ -185,7 +198,7 @@ class RoundUnlockOutSerializer(serializers.ModelSerializer):
 
 class TableScoreInSerializer(serializers.Serializer):
     player = serializers.IntegerField()
-    score = serializers.IntegerField()
+    score = serializers.IntegerField(**SCORE)
 
 
 class TableResultInSerializer(serializers.Serializer):

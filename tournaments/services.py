@@ -53,6 +53,9 @@ RULE_FIELDS = frozenset({"ruleset", "base", "mode", "hands_per_table", "seating"
 
 def _check_rules(fields: dict[str, Any]) -> list[dict[str, str]]:
     problems = []
+    for key in ("placement_points", "tiebreaks"):
+        if key in fields and fields[key] is None:
+            problems.append(problem(key, "null", "give a value; leave the field out to keep it"))
     points = fields.get("placement_points")
     if points is not None and (
         not isinstance(points, list)
@@ -96,7 +99,8 @@ def tournament_create(
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
-    problems = _check_rules({"placement_points": placement_points, "tiebreaks": tiebreaks})
+    given = {"placement_points": placement_points, "tiebreaks": tiebreaks}
+    problems = _check_rules({k: v for k, v in given.items() if v is not None})
     if problems:
         raise Invalid(problems)
     hosted = club is not None

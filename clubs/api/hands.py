@@ -54,11 +54,6 @@ class HandListView(ApiView):
         return Response(HandOutSerializer(view).data, status=201)
 
 
-def _reason(data) -> str:
-    reason = data.get("reason", "") if isinstance(data, dict) else ""
-    return reason if isinstance(reason, str) else ""
-
-
 class HandDetailView(ApiView):
     """One hand; PUT/PATCH corrects it (re-settled, earlier revision kept); DELETE soft-deletes
     it with a ``reason`` (body or query)."""
@@ -85,7 +80,7 @@ class HandDetailView(ApiView):
         if merge:
             record = {**hand.record, **record}
         hand = services.hand_correct(
-            hand=hand, data=record, user=request.user, reason=_reason(request.data)
+            hand=hand, data=record, user=request.user, reason=request.data.get("reason")
         )
         return hand_response(hand)
 
@@ -95,7 +90,7 @@ class HandDetailView(ApiView):
         reason = request.query_params.get("reason") or (
             request.data.get("reason") if isinstance(request.data, dict) else ""
         )
-        hand = services.hand_delete(hand=hand, reason=reason or "", user=request.user)
+        hand = services.hand_delete(hand=hand, reason=reason, user=request.user)
         return hand_response(hand)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 
 from clubs.models import Club, Membership, Payment, Player, Role
 from core.errors import Conflict
@@ -67,7 +68,13 @@ def club_delete(*, club: Club) -> None:
     Payments go first: they protect the 叫马 bettors they name, who go with their sessions.
     """
     Payment.objects.filter(hand__session__club=club).delete()
-    club.delete()
+    try:
+        with transaction.atomic():
+            club.delete()
+    except ProtectedError as e:  # what an app above keeps of it: a tournament it hosts
+        kinds = sorted({str(type(obj)._meta.verbose_name_plural) for obj in e.protected_objects})
+        message = f"this club still has {', '.join(kinds)}: delete them first"
+        raise Conflict("club_in_use", message) from e
 
 
 @transaction.atomic

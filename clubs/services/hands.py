@@ -21,6 +21,7 @@ from clubs.fastpath import (
     session_state,
     table_of,
 )
+from clubs.limits import HAND_NUMBER
 from clubs.models import Hand, HandRevision, TableSession
 from clubs.selectors import HandView, PaymentRow, Table
 from clubs.services.sessions import require_open
@@ -128,8 +129,10 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         message = "this session was entered as final results; it has no hands"
         raise Conflict("session_has_results", message)
     number = data.get("number") if isinstance(data, dict) else None
-    if number is not None and (type(number) is not int or number < 1):
-        raise Invalid.single("number", "invalid_number", "a hand number is a whole number ≥ 1")
+    low, high = HAND_NUMBER["min_value"], HAND_NUMBER["max_value"]
+    if number is not None and (type(number) is not int or not low <= number <= high):
+        message = f"a hand number is a whole number from {low} to {high}"
+        raise Invalid.single("number", "invalid_number", message)
     number = number or (state.top or 0) + 1
     _check_limit(session, number)
     dealer = _previous_next_dealer(session, number, state)
@@ -192,12 +195,29 @@ def _previous_next_dealer(
     return previous
 
 
+#: the longest reason a revision keeps (HandRevision.reason)
+REASON_LENGTH = 200
+
+
+def _reason(reason: Any, *, required: bool) -> str:
+    """A revision's reason as text: required to delete a hand, optional to correct one."""
+    if reason in (None, "") and not required:
+        return ""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Invalid.single("reason", "reason_required", "say why, in a few words")
+    if len(reason.strip()) > REASON_LENGTH:
+        message = f"a reason of at most {REASON_LENGTH} characters"
+        raise Invalid.single("reason", "too_long", message)
+    return reason.strip()
+
+
 @transaction.atomic
-def hand_correct(*, hand: Hand, data: Any, user, reason: str = "") -> Hand:
+def hand_correct(*, hand: Hand, data: Any, user, reason: str | None = None) -> Hand:
     """Correct a hand: re-validate and re-settle it under the session's pinned rules, keeping
     the earlier revision."""
     hand = Hand.objects.select_for_update().select_related("session__ruleset").get(pk=hand.pk)
     require_open(hand.session)
+    reason = _reason(reason, required=False)
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
     table = table_of(hand.session_id)
@@ -234,10 +254,8 @@ def hand_delete(*, hand: Hand, reason: str, user) -> Hand:
     """Soft-delete a hand with a reason: its payments stop counting, its history stays."""
     hand = Hand.objects.select_for_update().select_related("session").get(pk=hand.pk)
     require_open(hand.session)
-    if not reason or not reason.strip():
-        raise Invalid.single("reason", "reason_required", "say why the hand is deleted")
     hand.is_deleted = True
-    hand.deleted_reason = reason.strip()
+    hand.deleted_reason = _reason(reason, required=True)
     hand.revision += 1
     hand.save()
     hand.payments.all().delete()

@@ -165,7 +165,7 @@ def build_world(visibility: str) -> World:
         closed=closed,
         target=MembershipFactory(club=club, player=PlayerFactory(name="Target")),
         owner2=MembershipFactory(club=club, player=PlayerFactory(name="Owner2"), role=Role.OWNER),
-        stranger=PlayerFactory(name="Stranger"),
+        stranger=MembershipFactory(club=other, player=PlayerFactory(name="Stranger")).player,
     )
 
 

@@ -77,7 +77,8 @@ def codes(json_errors, response) -> set[tuple[str, str]]:
 
 
 def test_open_a_session_with_four_members_and_bettors(club, organiser, members):
-    guest_player = PlayerFactory(name="Backer")
+    # a bettor may be a player of another (public) club
+    guest_player = MembershipFactory(club=ClubFactory(), player=PlayerFactory(name="Backer")).player
     body = {
         "players": [p.pk for p in members[:4]],
         "started_at": "2025-03-01T20:00:00+08:00",
@@ -123,7 +124,7 @@ def test_a_session_can_play_its_own_rules_and_base(club, organiser, members):
 )
 def test_a_table_seats_four_different_members(club, organiser, members, players, expected,
                                               json_errors):  # fmt: skip
-    outsider = PlayerFactory()
+    outsider = MembershipFactory(club=ClubFactory()).player  # a player of another public club
     ids = [p.pk for p in players(members, outsider)]
     before = db_state()
     response = organiser.post(f"/api/v1/clubs/{club.slug}/sessions/", {"players": ids},

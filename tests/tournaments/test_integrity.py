@@ -229,3 +229,83 @@ def test_tasks_that_are_safe_to_repeat_are_acknowledged_late():
     """A worker SIGKILLed in the middle leaves them in the queue for another worker."""
     for task in (generate_seating, compute_standings, session_changed):
         assert task.acks_late and task.reject_on_worker_lost, task.name
+
+
+# --- item 18: values a tournament cannot hold; a host club is not deleted under it ----------
+
+
+def test_a_club_hosting_a_tournament_is_not_deleted(host, make_tournament):
+    t = make_tournament(players=4)
+    owner = client_for(member_login(host, Role.OWNER, "owner"))
+    response = owner.delete("/api/v1/clubs/host/")
+    assert response.status_code == 409 and codes(response) == ["club_in_use"]
+    assert "tournaments" in response.json()["errors"][0]["message"]
+    assert t.__class__.objects.filter(pk=t.pk, club=host).exists()
+
+
+def test_a_form_patch_changes_what_it_names_only(make_tournament, director_client):
+    """A form-encoded PATCH without is_public made the tournament private (a form's missing
+    checkbox reads as false unless the update is partial)."""
+    t = make_tournament(players=4)
+    response = director_client.patch(f"/api/v1/tournaments/{t.slug}/", {"name": "Spring Open"})
+    assert response.status_code == 200, response.json()
+    t.refresh_from_db()
+    assert (t.name, t.is_public) == ("Spring Open", True)
+
+
+@pytest.mark.parametrize("field", ["tiebreaks", "placement_points"])
+def test_a_null_rule_is_refused_not_a_500(make_tournament, director_client, field):
+    t = make_tournament(players=4)
+    response = director_client.patch(f"/api/v1/tournaments/{t.slug}/", {field: None},
+                                     format="json")  # fmt: skip
+    assert response.status_code == 400 and codes(response) == ["null"]
+    t.refresh_from_db()
+    assert getattr(t, field)
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "path"),
+    [
+        ("", {"base": 2_000_000_000}, "base"),
+        ("", {"bye_table_score": 10**12}, "bye_table_score"),
+        ("players/", {"name": "New", "seed_rating": 10**12}, "seed_rating"),
+        ("players/", {"name": "New", "pinned_table": 10**6}, "pinned_table"),
+    ],
+)
+def test_numbers_beyond_any_tournament_are_refused(make_tournament, director_client, url, body,
+                                                   path):  # fmt: skip
+    t = make_tournament(players=4)
+    send = director_client.post if url else director_client.patch
+    response = send(f"/api/v1/tournaments/{t.slug}/{url}", body, format="json")
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, "max_value")]
+    assert t.registrations.count() == 4
+
+
+# --- item 23: an entrant named by id is one the organiser may see --------------------------
+
+
+def test_a_hidden_player_is_entered_as_one_that_does_not_exist(make_tournament, director_client):
+    t = make_tournament(players=4)
+    private = ClubFactory(visibility="members", slug="private")
+    hidden = MembershipFactory(club=private, player=PlayerFactory(name="Hidden Name")).player
+    for who in (hidden.pk, hidden.pk + 1000):
+        response = director_client.post(f"/api/v1/tournaments/{t.slug}/players/",
+                                        {"player": who}, format="json")  # fmt: skip
+        assert response.status_code == 400
+        assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [
+            ("player", "does_not_exist")
+        ]
+    assert t.registrations.count() == 4
+
+
+def test_a_player_of_a_tournament_one_sees_may_be_entered(make_tournament, director_client):
+    """Players entered by name belong to no club; they are seen through the tournament, and
+    may be entered in the next one by id."""
+    first = make_tournament(players=4)
+    second = make_tournament(players=0, slug="second")
+    entrant = first.registrations.order_by("pk").first().player
+    response = director_client.post(f"/api/v1/tournaments/{second.slug}/players/",
+                                    {"player": entrant.pk}, format="json")  # fmt: skip
+    assert response.status_code == 201, response.json()
+    assert second.registrations.get().player == entrant
