@@ -11,7 +11,9 @@ mapped here, and nowhere else.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
+from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -125,9 +127,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]):
     return response
 
 
-# --- Django-level handlers (URLs that never reach a DRF view) ----------------------------------
+# --- Django-level answers (URLs that never reach a DRF view, and DEBUG's own pages) -----------
 
 JSON_PATH_PREFIXES = ("/api/", "/healthz")
+
+# The error Django answers by status alone (its own pages, the handlers below).
+STATUS_ERRORS: dict[int, tuple[str, str]] = {
+    400: ("bad_request", "Bad request."),
+    403: ("permission_denied", "You do not have permission."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "Method not allowed."),
+    500: ("server_error", "A server error occurred."),
+}
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -138,25 +149,46 @@ def json_error(status_code: int, code: str, message: str, path: str = "") -> Jso
     return JsonResponse({"errors": [problem(path, code, message)]}, status=status_code)
 
 
+def status_error(status_code: int) -> JsonResponse:
+    """The JSON error of an HTTP status, for an answer that carries nothing but its status."""
+    code, message = STATUS_ERRORS.get(status_code, ("error", HTTPStatus(status_code).phrase))
+    return json_error(status_code, code, message)
+
+
+def exception_response(exc: Exception) -> JsonResponse:
+    """The JSON answer to an exception outside DRF: a plain Django view, a middleware,
+    ``handler500``. An exception this module does not know is a 500."""
+    api_exc = as_api_exception(exc)
+    if not isinstance(api_exc, exceptions.APIException):
+        return status_error(500)
+    response = JsonResponse({"errors": error_items(api_exc)}, status=api_exc.status_code)
+    wait = getattr(api_exc, "wait", None)
+    if wait:
+        response["Retry-After"] = f"{wait:.0f}"
+    return response
+
+
 def handler404(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(404, "not_found", "Not found.")
+        return status_error(404)
     return django_defaults.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest):
     if wants_json(request):
-        return json_error(500, "server_error", "A server error occurred.")
+        # Django calls this while handling the exception, without passing it on.
+        exc = sys.exc_info()[1]
+        return exception_response(exc) if exc is not None else status_error(500)
     return django_defaults.server_error(request)
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(403, "permission_denied", "You do not have permission.")
+        return status_error(403)
     return django_defaults.permission_denied(request, exception)
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(400, "bad_request", "Bad request.")
+        return status_error(400)
     return django_defaults.bad_request(request, exception)

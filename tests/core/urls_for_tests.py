@@ -5,7 +5,7 @@ It mounts the real project routes plus views that raise every kind of error.
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.urls import include, path
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAdminUser
@@ -72,6 +72,15 @@ class RaiseView(APIView):
         return Response({"kind": kind})
 
 
+def plain_view(request, kind):
+    """A Django view (not DRF) under /api/: its errors reach Django's own handling."""
+    if kind == "crash":
+        raise RuntimeError("boom")
+    if kind == "http404":
+        raise Http404("gone")
+    return HttpResponse("ok")
+
+
 class NeedsLoginView(BaseView):
     """Raises the project's own NotAuthenticated, as a service or ``authorize`` does."""
 
@@ -116,6 +125,7 @@ class UserListView(generics.ListAPIView):
 test_patterns = [
     path("validate/", ValidateView.as_view()),
     path("raise/<str:kind>/", RaiseView.as_view()),
+    path("plain/<str:kind>/", plain_view),
     path("admin-only/", AdminOnlyView.as_view()),
     path("needs-login/", NeedsLoginView.as_view()),
     path("throttled/", ThrottledView.as_view()),
