@@ -119,6 +119,17 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# A database that accepts connections but never answers must not hold a request (or a worker)
+# until gunicorn kills it: connecting and each statement are bounded (seconds; 0 = no limit).
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=10.0)
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DB_CONNECT_TIMEOUT:
+        _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    if DB_STATEMENT_TIMEOUT:
+        _server = f"-c statement_timeout={round(DB_STATEMENT_TIMEOUT * 1000)}"
+        _options["options"] = f"{_options.get('options', '')} {_server}".strip()
 
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://xuezhan")}
 

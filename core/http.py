@@ -5,18 +5,21 @@ Every error response body looks like::
     {"errors": [{"path": "events[2].winners[1].concealed", "code": "invalid", "message": "..."}]}
 
 Services raise ``core.errors`` (plain Python); DRF raises its own ``APIException`` and
-``ValidationError`` trees; Django raises ``Http404`` and ``PermissionDenied``. All of them are
-mapped here, and nowhere else.
+``ValidationError`` trees; Django raises ``Http404`` and ``PermissionDenied``; a database that
+does not answer raises ``OperationalError`` or ``InterfaceError`` (503). All of them are mapped
+here, and nowhere else.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterable, Mapping
 from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views import defaults as django_defaults
 from rest_framework import exceptions
@@ -25,6 +28,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors
 from core.errors import ErrorItem, problem
+
+logger = logging.getLogger(__name__)
 
 
 def join_path(base: str, key: str | int) -> str:
@@ -72,10 +77,26 @@ def flatten_detail(detail: Any, path: str = "", default_code: str = "invalid") -
 class ErrorItems(exceptions.APIException):
     """A service error on its way out through DRF: its status and its error items."""
 
-    def __init__(self, items: list[ErrorItem], status: int) -> None:
+    def __init__(self, items: list[ErrorItem], status: int, wait: float | None = None) -> None:
         self.items = items
         self.status_code = status
+        self.wait = wait  # seconds, sent as ``Retry-After``
         super().__init__(detail=items[0]["message"], code=items[0]["code"])
+
+
+class DatabaseUnavailable(ErrorItems):
+    """The database did not answer (refused, timed out, connection lost): 503, try later."""
+
+    def __init__(self) -> None:
+        message = "The database is not answering; try again shortly."
+        super().__init__([problem("", "database_unavailable", message)], 503, wait=5)
+
+
+def database_refusal(exc: DatabaseError) -> ErrorItems:
+    """The answer to a database that failed to serve a request (not to a refused write: a
+    constraint is an ``IntegrityError`` and stays a bug or a service's own refusal)."""
+    logger.warning("database unavailable: %s: %s", type(exc).__name__, exc)
+    return DatabaseUnavailable()
 
 
 def as_api_exception(exc: Exception) -> Exception:
@@ -88,6 +109,8 @@ def as_api_exception(exc: Exception) -> Exception:
         return exceptions.NotAuthenticated(exc.message)
     if isinstance(exc, errors.ServiceError):
         return ErrorItems(exc.problems, exc.status)
+    if isinstance(exc, OperationalError | InterfaceError):
+        return database_refusal(exc)
     if isinstance(exc, Http404):
         return exceptions.NotFound()
     if isinstance(exc, DjangoPermissionDenied):

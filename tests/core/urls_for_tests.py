@@ -1,10 +1,12 @@
 """A URLconf used only by tests (``@pytest.mark.urls("tests.core.urls_for_tests")``).
 
-It mounts the real project routes plus views that raise every kind of error.
+It mounts the real project routes plus views that raise every kind of error, in DRF
+(``/api/test/raise/<kind>/``) and in a plain Django view (``/api/test/plain/<kind>/``).
 """
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpResponse
 from django.urls import include, path
 from rest_framework import generics, serializers
@@ -48,10 +50,25 @@ class ValidateView(APIView):
         return Response({"ok": True})
 
 
+def database_trouble(kind: str) -> None:
+    """What a view meets when the database fails: ``db-down`` and ``db-gone`` raise as a lost
+    connection does, ``query`` asks the database something, ``slow-query`` (PostgreSQL) asks
+    something that takes 2 s."""
+    if kind == "db-down":
+        raise OperationalError("server closed the connection unexpectedly")
+    if kind == "db-gone":
+        raise InterfaceError("connection already closed")
+    queries = {"query": "SELECT 1", "slow-query": "SELECT pg_sleep(2)"}
+    if kind in queries:
+        with connection.cursor() as cursor:
+            cursor.execute(queries[kind])
+
+
 class RaiseView(APIView):
     permission_classes = [AllowAny]
 
     def get(self, request, kind):
+        database_trouble(kind)
         if kind == "conflict":
             raise Conflict("conflict", "Game already finished.")
         if kind == "invalid":
@@ -74,6 +91,7 @@ class RaiseView(APIView):
 
 def plain_view(request, kind):
     """A Django view (not DRF) under /api/: its errors reach Django's own handling."""
+    database_trouble(kind)
     if kind == "crash":
         raise RuntimeError("boom")
     if kind == "http404":
