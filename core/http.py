@@ -92,10 +92,22 @@ class DatabaseUnavailable(ErrorItems):
         super().__init__([problem("", "database_unavailable", message)], 503, wait=5)
 
 
+class DatabaseBusy(ErrorItems):
+    """SQLite still locked by another writer after its busy timeout: 503, try again soon."""
+
+    def __init__(self) -> None:
+        message = "The database is busy with another write; try again in a moment."
+        super().__init__([problem("", "database_busy", message)], 503, wait=1)
+
+
 def database_refusal(exc: DatabaseError) -> ErrorItems:
     """The answer to a database that failed to serve a request (not to a refused write: a
     constraint is an ``IntegrityError`` and stays a bug or a service's own refusal)."""
     logger.warning("database unavailable: %s: %s", type(exc).__name__, exc)
+    # SQLite's words for a lock another connection holds ("database is locked", "database
+    # table is locked"): the database works, it is only busy.
+    if "is locked" in str(exc):
+        return DatabaseBusy()
     return DatabaseUnavailable()
 
 

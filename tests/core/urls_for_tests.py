@@ -52,12 +52,14 @@ class ValidateView(APIView):
 
 def database_trouble(kind: str) -> None:
     """What a view meets when the database fails: ``db-down`` and ``db-gone`` raise as a lost
-    connection does, ``query`` asks the database something, ``slow-query`` (PostgreSQL) asks
-    something that takes 2 s."""
+    connection does, ``db-locked`` as SQLite busy with another writer; ``query`` asks the
+    database something, ``slow-query`` (PostgreSQL) something that takes 2 s."""
     if kind == "db-down":
         raise OperationalError("server closed the connection unexpectedly")
     if kind == "db-gone":
         raise InterfaceError("connection already closed")
+    if kind == "db-locked":
+        raise OperationalError("database is locked")  # SQLite, another writer's lock
     queries = {"query": "SELECT 1", "slow-query": "SELECT pg_sleep(2)"}
     if kind in queries:
         with connection.cursor() as cursor:
