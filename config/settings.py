@@ -82,6 +82,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so it sees every answer: JSON errors under /api/ whatever DEBUG says.
     "core.middleware.ApiErrorsMiddleware",
+    "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -185,6 +186,13 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
 
+# --- Request limits -----------------------------------------------------------------------------
+
+# Nothing a stranger sends may cost more than its size: bodies (the API answers 413 beyond this,
+# the admin's forms 400), and the nesting of a JSON body (400 too_deep beyond JSON_MAX_DEPTH).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_MAX_BYTES", default=256 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
 # --- Django REST framework ----------------------------------------------------------------------
 
 # Tests never get throttled by accident: a test that checks throttling sets its own rate.
@@ -217,6 +225,12 @@ REST_FRAMEWORK = {
         # Views opt in with ``throttle_scope = "engine"``.
         "engine": THROTTLE_ENGINE,
     },
+    # JSON bounded in depth and number length (core.parsers); bodies in size (core.middleware).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.http.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -111,6 +111,16 @@ def database_refusal(exc: DatabaseError) -> ErrorItems:
     return DatabaseUnavailable()
 
 
+class BodyTooLarge(exceptions.APIException):
+    """A request body over the size the API reads (413)."""
+
+    status_code = 413
+    default_code = "body_too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request body is larger than {limit} bytes", self.default_code)
+
+
 def as_api_exception(exc: Exception) -> Exception:
     """The DRF exception that answers ``exc`` (anything else is returned as it is).
 

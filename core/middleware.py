@@ -1,14 +1,15 @@
-"""Middleware of the API's edge: under ``/api/`` every error is JSON in the project's shape.
+"""Middleware of the API's edge: every error JSON in the project's shape, request bodies bounded.
 
-DRF views answer their own errors (``core.http.exception_handler``); this covers what happens
-around them, with ``DEBUG`` on as well as off: an exception a view leaves unhandled, and the
-pages Django renders itself (its 404 for an unknown URL, its debug pages).
+DRF views answer their own errors (``core.http.exception_handler``); ``ApiErrorsMiddleware``
+covers what happens around them, with ``DEBUG`` on as well as off: an exception a view leaves
+unhandled, and the pages Django renders itself (its 404 for an unknown URL, its debug pages).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.signals import got_request_exception
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,7 +17,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.utils.log import log_response
 from rest_framework.response import Response
 
-from core.http import exception_response, status_error, wants_json
+from core.http import BodyTooLarge, exception_response, status_error, wants_json
 
 # Exceptions Django answers (and logs) itself with a status of their own: their answer is
 # rewritten on the way out, like any page Django renders.
@@ -63,3 +64,27 @@ def _is_json(response: HttpResponse) -> bool:
     if isinstance(response, Response):
         return True
     return response.get("Content-Type", "").startswith("application/json")
+
+
+class RequestBodyLimitMiddleware:
+    """An API request whose body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is refused (413)
+    before anything reads it. Django checks that size only when ``request.body`` is read;
+    DRF's parsers read the request's stream, past that check."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and wants_json(request) and _content_length(request) > limit:
+            return exception_response(BodyTooLarge(limit))
+        return self.get_response(request)
+
+
+def _content_length(request: HttpRequest) -> int:
+    # What Django reads of the body at most (its stream stops there): a missing or malformed
+    # length reads nothing.
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
