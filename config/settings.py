@@ -280,7 +280,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
 
 # --- Health check -------------------------------------------------------------------------------
 
+# Seconds /healthz waits for the broker's connection, then for a worker to answer a ping.
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=2.0)
+HEALTHZ_WORKER_TIMEOUT = env.float("HEALTHZ_WORKER_TIMEOUT", default=1.0)
 
 # --- Security (production) ----------------------------------------------------------------------
 
