@@ -14,6 +14,7 @@ See README.md for the table of environment variables.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -140,7 +141,24 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
         _server = f"-c statement_timeout={round(DB_STATEMENT_TIMEOUT * 1000)}"
         _options["options"] = f"{_options.get('options', '')} {_server}".strip()
 
-CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://xuezhan")}
+
+def _shared_cache_default(broker_url: str) -> str:
+    """Throttle counters must be shared by every process (four gunicorn workers must not each
+    allow the limit): with a Redis broker, the cache is that Redis server's next database (the
+    cache's ``clear()`` flushes a whole database, never the broker's queues). The suite's own
+    mode keeps its cache in memory: it clears the cache around every test."""
+    parts = urlsplit(broker_url)
+    if TESTING or parts.scheme not in {"redis", "rediss"}:
+        return "locmemcache://xuezhan"
+    database = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(database + 1) % 16}", query=""))
+
+
+CACHES = {
+    "default": env.cache_url(
+        "CACHE_URL", default=_shared_cache_default(env.str("CELERY_BROKER_URL", default=""))
+    )
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -200,6 +218,11 @@ _UNTHROTTLED = "1000000/min"
 THROTTLE_ANON = env.str("THROTTLE_ANON", default=_UNTHROTTLED if TESTING else "600/min")
 THROTTLE_USER = env.str("THROTTLE_USER", default=_UNTHROTTLED if TESTING else "6000/min")
 THROTTLE_ENGINE = env.str("THROTTLE_ENGINE", default=_UNTHROTTLED if TESTING else "1200/min")
+# Failed logins (token and admin), per username from one address and per address (core.logins).
+THROTTLE_LOGIN = env.str("THROTTLE_LOGIN", default=_UNTHROTTLED if TESTING else "10/min")
+THROTTLE_LOGIN_ADDRESS = env.str(
+    "THROTTLE_LOGIN_ADDRESS", default=_UNTHROTTLED if TESTING else "30/min"
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -219,6 +242,8 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
         "rest_framework.throttling.ScopedRateThrottle",
     ],
+    # Behind N proxies that set X-Forwarded-For, the address the first of them saw.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
     "DEFAULT_THROTTLE_RATES": {
         "anon": THROTTLE_ANON,
         "user": THROTTLE_USER,

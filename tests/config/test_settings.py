@@ -224,3 +224,26 @@ def test_no_postgresql_options_on_sqlite():
     result = show("DATABASES['default']['OPTIONS']", DATABASE_URL="sqlite:////tmp/x.sqlite3")
     assert result.returncode == 0, result.stderr
     assert "connect_timeout" not in result.stdout and "statement_timeout" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "env, location",
+    [
+        ({"CELERY_BROKER_URL": "redis://cache.example:6380/4"}, "redis://cache.example:6380/5"),
+        ({"CELERY_BROKER_URL": "redis://:pw@h:6379/15"}, "redis://:pw@h:6379/0"),
+        ({"CELERY_BROKER_URL": "redis://h:6379"}, "redis://h:6379/1"),
+        ({"CELERY_BROKER_URL": "redis://h/0", "CACHE_URL": "redis://other:6379/9"},
+         "redis://other:6379/9"),
+        ({"CELERY_BROKER_URL": ""}, "xuezhan"),
+        ({"CELERY_BROKER_URL": "redis://h:6379/0", "DJANGO_ENV": "test"}, "xuezhan"),
+    ],
+)  # fmt: skip
+def test_the_cache_is_the_broker_s_redis(env, location):
+    """Throttle counters are shared by every process: with a Redis broker the default cache is
+    that server's next database (never the broker's own: clearing a cache flushes it)."""
+    result = show("CACHES['default']['LOCATION']", "CACHES['default']['BACKEND']",
+                  **env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    found, backend = result.stdout.splitlines()
+    assert found == repr(location)
+    assert backend.split(".")[-1] in ("RedisCache'", "LocMemCache'")
