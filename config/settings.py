@@ -282,6 +282,11 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- Idempotency keys ---------------------------------------------------------------------------
+
+# Hours a stored answer is replayed for; expired ones are purged (core.idempotency).
+IDEMPOTENCY_KEY_HOURS = env.int("IDEMPOTENCY_KEY_HOURS", default=24)
+
 # --- Celery -------------------------------------------------------------------------------------
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -302,6 +307,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3}
+# Periodic tasks, where Celery beat runs (celery -A config beat).
+CELERY_BEAT_SCHEDULE = {
+    "purge-idempotency-keys": {"task": "core.purge_idempotency_keys", "schedule": 3600.0},
+}
 
 # --- Health check -------------------------------------------------------------------------------
 

@@ -83,7 +83,7 @@ class IdempotentRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("key", "path", "user__username")
     list_select_related = ("user",)
     date_hierarchy = "created_at"
-    fields = ("key", "user", "path", "body_hash", "status", "created_at", "response_json")
+    fields = ("key", "user", "path", "body_hash", "status", "created_at", "checks", "response_json")
     readonly_fields = fields
 
     @admin.display(description="response")

@@ -3,6 +3,8 @@
 from celery import shared_task
 from django.db import connection
 
+from core.idempotency import purge_expired
+
 
 @shared_task(name="xuezhan.ping")
 def ping() -> str:
@@ -11,3 +13,9 @@ def ping() -> str:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return "pong"
+
+
+@shared_task(name="core.purge_idempotency_keys")
+def purge_idempotency_keys() -> int:
+    """Delete the expired ``Idempotency-Key`` answers (hourly, where Celery beat runs)."""
+    return purge_expired()
