@@ -121,10 +121,6 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# A database that accepts connections but never answers must not hold a request (or a worker)
-# until gunicorn kills it: connecting and each statement are bounded (seconds; 0 = no limit).
-DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
-DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=10.0)
 # SQLite (the quick start): a write transaction takes the database's write lock when it begins
 # (BEGIN IMMEDIATE), and waits up to DB_BUSY_TIMEOUT seconds for another writer to finish;
 # the default (deferred) transaction fails at once when two writers meet.
@@ -133,6 +129,11 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     _options.setdefault("transaction_mode", "IMMEDIATE")
     _options.setdefault("timeout", DB_BUSY_TIMEOUT)
+# PostgreSQL: a database that accepts connections but never answers must not hold a request (or
+# a worker) until gunicorn kills it: connecting and each statement are bounded (seconds; 0 = no
+# limit).
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=10.0)
 if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     if DB_CONNECT_TIMEOUT:

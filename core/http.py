@@ -103,7 +103,7 @@ class DatabaseBusy(ErrorItems):
 def database_refusal(exc: DatabaseError) -> ErrorItems:
     """The answer to a database that failed to serve a request (not to a refused write: a
     constraint is an ``IntegrityError`` and stays a bug or a service's own refusal)."""
-    logger.warning("database unavailable: %s: %s", type(exc).__name__, exc)
+    logger.warning("the database did not serve a request: %s: %s", type(exc).__name__, exc)
     # SQLite's words for a lock another connection holds ("database is locked", "database
     # table is locked"): the database works, it is only busy.
     if "is locked" in str(exc):

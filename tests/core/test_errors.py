@@ -236,10 +236,11 @@ def test_non_api_404_is_the_debug_page_with_debug_on(debug, client):
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("debug", [True, False])
 @pytest.mark.parametrize("path", ["/api/test/raise/crash/", "/api/test/plain/crash/"])
-def test_a_crash_under_api_is_json_500_with_debug_on(debug, json_errors, path):
-    client = Client(raise_request_exception=False)
-    response = client.get(path)
+def test_a_crash_under_api_is_json_500(settings, json_errors, debug, path):
+    settings.DEBUG = debug
+    response = Client(raise_request_exception=False).get(path)
     assert response.status_code == 500
     assert json_errors(response) == [
         {"path": "", "code": "server_error", "message": "A server error occurred."}
@@ -251,13 +252,6 @@ def test_a_crash_is_still_reported(debug, client):
     client re-raises it)."""
     with pytest.raises(RuntimeError, match="boom"):
         client.get("/api/test/plain/crash/")
-
-
-def test_a_plain_view_crash_is_json_500_with_debug_off(settings, json_errors):
-    settings.DEBUG = False
-    response = Client(raise_request_exception=False).get("/api/test/plain/crash/")
-    assert response.status_code == 500
-    assert json_errors(response)[0]["code"] == "server_error"
 
 
 def test_method_not_allowed_outside_drf_is_json(client, json_errors):

@@ -36,11 +36,11 @@ def eager(settings):
 def broker_at(settings):
     """Point the health check at a broker URL, with short bounds."""
 
-    def point(url: str) -> None:
+    def point(url: str, worker_timeout: float = 1.0) -> None:
         settings.CELERY_BROKER_CONFIGURED = True
         settings.CELERY_BROKER_URL = url
         settings.HEALTHZ_BROKER_TIMEOUT = 1.0
-        settings.HEALTHZ_WORKER_TIMEOUT = 1.0
+        settings.HEALTHZ_WORKER_TIMEOUT = worker_timeout
 
     return point
 
@@ -120,7 +120,7 @@ def test_a_broker_without_workers_is_503(client, staff, broker_at, broker_url): 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_broker_with_a_worker_is_healthy(client, staff, broker_at, non_eager_app):  # noqa: F811
-    broker_at(non_eager_app.conf.broker_url)
+    broker_at(non_eager_app.conf.broker_url, worker_timeout=3.0)  # a worker just started
     queue = f"xuezhan-test-{uuid.uuid4().hex[:12]}"
     with start_worker(
         non_eager_app, pool="solo", concurrency=1, queues=[queue], perform_ping_check=False,
