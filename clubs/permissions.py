@@ -13,6 +13,10 @@ from rest_framework.permissions import SAFE_METHODS
 from clubs.models import Club
 from clubs.selectors import UNREAD, can_read, has_role
 from core.errors import NotAuthenticated, NotFound, PermissionDenied
+from core.idempotency import note_check, register_recheck
+
+# what an Idempotency-Key replay runs again (registered below)
+RECHECK = "clubs.authorize"
 
 
 def authorize(request, club: Club, role: str | None = None, *, held=UNREAD) -> None:
@@ -32,3 +36,16 @@ def authorize(request, club: Club, role: str | None = None, *, held=UNREAD) -> N
         raise NotAuthenticated()
     if not has_role(user, club, role, held=held):
         raise PermissionDenied(f"this needs the {role} role in {club.name}")
+    note_check(request, RECHECK, club.pk, role)
+
+
+def reauthorize(request, club_pk: int, role: str | None) -> None:
+    """``authorize`` again, as a replay of an idempotent POST that passed it does: the club
+    read afresh, and the user's role in it now."""
+    club = Club.objects.filter(pk=club_pk).first()
+    if club is None:
+        raise NotFound("no such club")
+    authorize(request, club, role)
+
+
+register_recheck(RECHECK, reauthorize)

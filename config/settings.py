@@ -14,6 +14,7 @@ See README.md for the table of environment variables.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -80,6 +81,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so it sees every answer: JSON errors under /api/ whatever DEBUG says.
+    "core.middleware.ApiErrorsMiddleware",
+    "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -117,8 +121,45 @@ DATABASES = {
 }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# SQLite (the quick start): a write transaction takes the database's write lock when it begins
+# (BEGIN IMMEDIATE), and waits up to DB_BUSY_TIMEOUT seconds for another writer to finish;
+# the default (deferred) transaction fails at once when two writers meet.
+DB_BUSY_TIMEOUT = env.int("DB_BUSY_TIMEOUT", default=10)
+if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("transaction_mode", "IMMEDIATE")
+    _options.setdefault("timeout", DB_BUSY_TIMEOUT)
+# PostgreSQL: a database that accepts connections but never answers must not hold a request (or
+# a worker) until gunicorn kills it: connecting and each statement are bounded (seconds; 0 = no
+# limit).
+DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
+DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=10.0)
+if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DB_CONNECT_TIMEOUT:
+        _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    if DB_STATEMENT_TIMEOUT:
+        _server = f"-c statement_timeout={round(DB_STATEMENT_TIMEOUT * 1000)}"
+        _options["options"] = f"{_options.get('options', '')} {_server}".strip()
 
-CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://xuezhan")}
+
+def _shared_cache_default(broker_url: str) -> str:
+    """Throttle counters must be shared by every process (four gunicorn workers must not each
+    allow the limit): with a Redis broker, the cache is that Redis server's next database (the
+    cache's ``clear()`` flushes a whole database, never the broker's queues). The suite's own
+    mode keeps its cache in memory: it clears the cache around every test."""
+    parts = urlsplit(broker_url)
+    if TESTING or parts.scheme not in {"redis", "rediss"}:
+        return "locmemcache://xuezhan"
+    database = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(database + 1) % 16}", query=""))
+
+
+CACHES = {
+    "default": env.cache_url(
+        "CACHE_URL", default=_shared_cache_default(env.str("CELERY_BROKER_URL", default=""))
+    )
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -164,6 +205,13 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
 
+# --- Request limits -----------------------------------------------------------------------------
+
+# Nothing a stranger sends may cost more than its size: bodies (the API answers 413 beyond this,
+# the admin's forms 400), and the nesting of a JSON body (400 too_deep beyond JSON_MAX_DEPTH).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("REQUEST_MAX_BYTES", default=256 * 1024)
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=32)
+
 # --- Django REST framework ----------------------------------------------------------------------
 
 # Tests never get throttled by accident: a test that checks throttling sets its own rate.
@@ -171,6 +219,11 @@ _UNTHROTTLED = "1000000/min"
 THROTTLE_ANON = env.str("THROTTLE_ANON", default=_UNTHROTTLED if TESTING else "600/min")
 THROTTLE_USER = env.str("THROTTLE_USER", default=_UNTHROTTLED if TESTING else "6000/min")
 THROTTLE_ENGINE = env.str("THROTTLE_ENGINE", default=_UNTHROTTLED if TESTING else "1200/min")
+# Failed logins (token and admin), per username from one address and per address (core.logins).
+THROTTLE_LOGIN = env.str("THROTTLE_LOGIN", default=_UNTHROTTLED if TESTING else "10/min")
+THROTTLE_LOGIN_ADDRESS = env.str(
+    "THROTTLE_LOGIN_ADDRESS", default=_UNTHROTTLED if TESTING else "30/min"
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -190,13 +243,22 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
         "rest_framework.throttling.ScopedRateThrottle",
     ],
+    # Behind N proxies that set X-Forwarded-For, the address the first of them saw.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=None),
     "DEFAULT_THROTTLE_RATES": {
         "anon": THROTTLE_ANON,
         "user": THROTTLE_USER,
         # Views opt in with ``throttle_scope = "engine"``.
         "engine": THROTTLE_ENGINE,
     },
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON bounded in depth and number length (core.parsers); bodies in size (core.middleware).
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # pages and error answers documented (core.schema)
+    "DEFAULT_SCHEMA_CLASS": "core.schema.AutoSchema",
     "EXCEPTION_HANDLER": "core.http.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -223,6 +285,11 @@ SPECTACULAR_SETTINGS = {
         "MembershipRoleEnum": "clubs.models.Role",
     },
 }
+
+# --- Idempotency keys ---------------------------------------------------------------------------
+
+# Hours a stored answer is replayed for; expired ones are purged (core.idempotency).
+IDEMPOTENCY_KEY_HOURS = env.int("IDEMPOTENCY_KEY_HOURS", default=24)
 
 # --- Celery -------------------------------------------------------------------------------------
 
@@ -262,11 +329,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env.float("OUTBOX_SWEEP_SECONDS", default=1.0),
         "options": {"expires": 10},
     },
+    "purge-idempotency-keys": {"task": "core.purge_idempotency_keys", "schedule": 3600.0},
 }
 
 # --- Health check -------------------------------------------------------------------------------
 
+# Seconds /healthz waits for the broker's connection, then for a worker to answer a ping.
 HEALTHZ_BROKER_TIMEOUT = env.float("HEALTHZ_BROKER_TIMEOUT", default=2.0)
+HEALTHZ_WORKER_TIMEOUT = env.float("HEALTHZ_WORKER_TIMEOUT", default=1.0)
 
 # --- Security (production) ----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from core import admin as core_admin
 from core.health import healthz
 
 api_v1_patterns = [
@@ -22,6 +23,8 @@ urlpatterns = [
     path("api/v1/", include(api_v1_patterns)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    # before the admin's own URLs: its login page, throttled
+    path("admin/login/", core_admin.login, name="admin-login"),
     path("admin/", admin.site.urls),
 ]
 

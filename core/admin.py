@@ -10,9 +10,13 @@ import json
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
 from core.http import service_error_items
+from core.logins import retry_after, too_many_message
 from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 
 
@@ -25,6 +29,30 @@ def pretty_json(value: Any):
 def service_error_text(exc: Exception) -> str:
     """A service's refusal as one line for an admin message."""
     return "; ".join(e["message"] for e in service_error_items(exc))
+
+
+class ThrottledLoginForm(AdminAuthenticationForm):
+    """The admin's login form, refusing a login from where it failed too often before its
+    password is tried (``core.logins``; a failure is counted by ``authenticate()`` itself)."""
+
+    def clean(self):
+        wait = retry_after(self.request, self.cleaned_data.get("username") or "")
+        if wait:
+            raise ValidationError(too_many_message(wait), code="throttled")
+        return super().clean()
+
+
+admin.site.login_form = ThrottledLoginForm
+
+
+def login(request: HttpRequest, extra_context=None) -> HttpResponse:
+    """The admin's login page (``config.urls`` mounts it at ``admin/login/``), answering a
+    throttled login with 429: the page again, with a message saying when to try again."""
+    response = admin.site.login(request, extra_context)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if form is not None and form.has_error(NON_FIELD_ERRORS, "throttled"):
+        response.status_code = 429
+    return response
 
 
 class ReadOnlyAdminMixin:
@@ -55,7 +83,7 @@ class IdempotentRequestAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     search_fields = ("key", "path", "user__username")
     list_select_related = ("user",)
     date_hierarchy = "created_at"
-    fields = ("key", "user", "path", "body_hash", "status", "created_at", "response_json")
+    fields = ("key", "user", "path", "body_hash", "status", "created_at", "checks", "response_json")
     readonly_fields = fields
 
     @admin.display(description="response")

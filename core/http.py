@@ -5,16 +5,21 @@ Every error response body looks like::
     {"errors": [{"path": "events[2].winners[1].concealed", "code": "invalid", "message": "..."}]}
 
 Services raise ``core.errors`` (plain Python); DRF raises its own ``APIException`` and
-``ValidationError`` trees; Django raises ``Http404`` and ``PermissionDenied``. All of them are
-mapped here, and nowhere else.
+``ValidationError`` trees; Django raises ``Http404`` and ``PermissionDenied``; a database that
+does not answer raises ``OperationalError`` or ``InterfaceError`` (503). All of them are mapped
+here, and nowhere else.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Iterable, Mapping
+from http import HTTPStatus
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views import defaults as django_defaults
 from rest_framework import exceptions
@@ -23,6 +28,8 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors
 from core.errors import ErrorItem, problem
+
+logger = logging.getLogger(__name__)
 
 
 def join_path(base: str, key: str | int) -> str:
@@ -70,10 +77,48 @@ def flatten_detail(detail: Any, path: str = "", default_code: str = "invalid") -
 class ErrorItems(exceptions.APIException):
     """A service error on its way out through DRF: its status and its error items."""
 
-    def __init__(self, items: list[ErrorItem], status: int) -> None:
+    def __init__(self, items: list[ErrorItem], status: int, wait: float | None = None) -> None:
         self.items = items
         self.status_code = status
+        self.wait = wait  # seconds, sent as ``Retry-After``
         super().__init__(detail=items[0]["message"], code=items[0]["code"])
+
+
+class DatabaseUnavailable(ErrorItems):
+    """The database did not answer (refused, timed out, connection lost): 503, try later."""
+
+    def __init__(self) -> None:
+        message = "The database is not answering; try again shortly."
+        super().__init__([problem("", "database_unavailable", message)], 503, wait=5)
+
+
+class DatabaseBusy(ErrorItems):
+    """SQLite still locked by another writer after its busy timeout: 503, try again soon."""
+
+    def __init__(self) -> None:
+        message = "The database is busy with another write; try again in a moment."
+        super().__init__([problem("", "database_busy", message)], 503, wait=1)
+
+
+def database_refusal(exc: DatabaseError) -> ErrorItems:
+    """The answer to a database that failed to serve a request (not to a refused write: a
+    constraint is an ``IntegrityError`` and stays a bug or a service's own refusal)."""
+    logger.warning("the database did not serve a request: %s: %s", type(exc).__name__, exc)
+    # SQLite's words for a lock another connection holds ("database is locked", "database
+    # table is locked"): the database works, it is only busy.
+    if "is locked" in str(exc):
+        return DatabaseBusy()
+    return DatabaseUnavailable()
+
+
+class BodyTooLarge(exceptions.APIException):
+    """A request body over the size the API reads (413)."""
+
+    status_code = 413
+    default_code = "body_too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the request body is larger than {limit} bytes", self.default_code)
 
 
 def as_api_exception(exc: Exception) -> Exception:
@@ -86,6 +131,8 @@ def as_api_exception(exc: Exception) -> Exception:
         return exceptions.NotAuthenticated(exc.message)
     if isinstance(exc, errors.ServiceError):
         return ErrorItems(exc.problems, exc.status)
+    if isinstance(exc, OperationalError | InterfaceError):
+        return database_refusal(exc)
     if isinstance(exc, Http404):
         return exceptions.NotFound()
     if isinstance(exc, DjangoPermissionDenied):
@@ -125,9 +172,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]):
     return response
 
 
-# --- Django-level handlers (URLs that never reach a DRF view) ----------------------------------
+# --- Django-level answers (URLs that never reach a DRF view, and DEBUG's own pages) -----------
 
 JSON_PATH_PREFIXES = ("/api/", "/healthz")
+
+# The error Django answers by status alone (its own pages, the handlers below).
+STATUS_ERRORS: dict[int, tuple[str, str]] = {
+    400: ("bad_request", "Bad request."),
+    403: ("permission_denied", "You do not have permission."),
+    404: ("not_found", "Not found."),
+    405: ("method_not_allowed", "Method not allowed."),
+    500: ("server_error", "A server error occurred."),
+}
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -138,25 +194,46 @@ def json_error(status_code: int, code: str, message: str, path: str = "") -> Jso
     return JsonResponse({"errors": [problem(path, code, message)]}, status=status_code)
 
 
+def status_error(status_code: int) -> JsonResponse:
+    """The JSON error of an HTTP status, for an answer that carries nothing but its status."""
+    code, message = STATUS_ERRORS.get(status_code, ("error", HTTPStatus(status_code).phrase))
+    return json_error(status_code, code, message)
+
+
+def exception_response(exc: Exception) -> JsonResponse:
+    """The JSON answer to an exception outside DRF: a plain Django view, a middleware,
+    ``handler500``. An exception this module does not know is a 500."""
+    api_exc = as_api_exception(exc)
+    if not isinstance(api_exc, exceptions.APIException):
+        return status_error(500)
+    response = JsonResponse({"errors": error_items(api_exc)}, status=api_exc.status_code)
+    wait = getattr(api_exc, "wait", None)
+    if wait:
+        response["Retry-After"] = f"{wait:.0f}"
+    return response
+
+
 def handler404(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(404, "not_found", "Not found.")
+        return status_error(404)
     return django_defaults.page_not_found(request, exception)
 
 
 def handler500(request: HttpRequest):
     if wants_json(request):
-        return json_error(500, "server_error", "A server error occurred.")
+        # Django calls this while handling the exception, without passing it on.
+        exc = sys.exc_info()[1]
+        return exception_response(exc) if exc is not None else status_error(500)
     return django_defaults.server_error(request)
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(403, "permission_denied", "You do not have permission.")
+        return status_error(403)
     return django_defaults.permission_denied(request, exception)
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None):
     if wants_json(request):
-        return json_error(400, "bad_request", "Bad request.")
+        return status_error(400)
     return django_defaults.bad_request(request, exception)

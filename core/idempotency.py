@@ -5,22 +5,70 @@ the write it answers, so either both happen or neither; a second request racing 
 key loses on the unique constraint, its write is rolled back, and it answers like a retry; so
 does one whose write was refused because of the first one's (a hand number or slug taken by
 it). The same key with another body or path is a 409.
+
+A replay is answered only if the same request would be allowed now. The view's own checks
+(authentication, permission classes, throttles) have run before any replay; the object-level
+ones an app makes inside the handler (may this user score at this club?) note themselves while
+the first request runs (:func:`note_check`), are stored with its answer, and run again before
+it is replayed: a scorer removed from her club gets the normal refusal, not her hand.
+
+Keys expire after ``IDEMPOTENCY_KEY_HOURS`` (24): an expired answer is never replayed, and its
+key may be used afresh. ``manage.py purge_idempotency_keys`` (or the periodic task
+``core.purge_idempotency_keys``) deletes the expired ones.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from django.utils import timezone
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.errors import Conflict, ServiceError
+from core.errors import Conflict, PermissionDenied, ServiceError
 from core.models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
+
+# name -> the check run again before a replay, called with the request and the noted arguments
+Recheck = Callable[..., None]
+_RECHECKS: dict[str, Recheck] = {}
+
+# where the checks of the idempotent POST in flight are noted (on Django's request)
+_NOTED = "_idempotency_checks"
+
+
+def register_recheck(name: str, check: Recheck) -> None:
+    """Called from an app's ``ready()``: ``check(request, *arguments)`` raises as the app's
+    permission check does (``core.errors``) when the request is no longer allowed."""
+    _RECHECKS[name] = check
+
+
+def note_check(request: HttpRequest | Request, name: str, *arguments: Any) -> None:
+    """Called by an app's permission check once it passed: a replay of this request (when it is
+    an idempotent POST) runs ``name``'s recheck with these JSON-able arguments first."""
+    noted = getattr(getattr(request, "_request", request), _NOTED, None)
+    if noted is not None:
+        noted.append([name, list(arguments)])
+
+
+def expiry_cutoff(now: datetime | None = None) -> datetime:
+    """Answers stored before this moment have expired."""
+    return (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
+
+
+def purge_expired(now: datetime | None = None) -> int:
+    """Delete the expired answers; how many there were."""
+    deleted, _ = IdempotentRequest.objects.filter(created_at__lt=expiry_cutoff(now)).delete()
+    return deleted
 
 
 def _fingerprint(request: Request) -> str:
@@ -44,11 +92,22 @@ class IdempotentPostMixin:
 
 
 def _stored(request: Request, key: str) -> IdempotentRequest | None:
+    """The live answer stored for this user's key; an expired one is forgotten (deleted), so
+    the key starts afresh."""
     user = request.user if request.user.is_authenticated else None
-    return IdempotentRequest.objects.filter(user=user, key=key).first()
+    prior = IdempotentRequest.objects.filter(user=user, key=key).first()
+    if prior is not None and prior.created_at < expiry_cutoff():
+        prior.delete()
+        return None
+    return prior
 
 
-def _replay(prior: IdempotentRequest, digest: str) -> Response:
+def _replay(request: Request, prior: IdempotentRequest, digest: str) -> Response:
+    for name, arguments in prior.checks:
+        recheck = _RECHECKS.get(name)
+        if recheck is None:  # a check this code no longer knows: do not guess that it passes
+            raise PermissionDenied("this answer can no longer be replayed")
+        recheck(request, *arguments)
     if prior.body_hash != digest:
         message = "this Idempotency-Key was used for another request"
         raise Conflict("idempotency_key_reused", message)
@@ -61,7 +120,9 @@ def _idempotent(request: Request, key: str, handler, *args, **kwargs) -> Respons
     digest = _fingerprint(request)
     prior = _stored(request, key)
     if prior is not None:
-        return _replay(prior, digest)
+        return _replay(request, prior, digest)
+    checks: list[list] = []
+    setattr(request._request, _NOTED, checks)
     try:
         with transaction.atomic():
             response = handler(request, *args, **kwargs)
@@ -73,6 +134,7 @@ def _idempotent(request: Request, key: str, handler, *args, **kwargs) -> Respons
                     body_hash=digest,
                     status=response.status_code,
                     response=json.loads(json.dumps(response.data, default=str)),
+                    checks=checks,
                 )
     except (IntegrityError, ServiceError, APIException):
         # Racing with a first request under the same key, this one blocked on its locks and
@@ -80,5 +142,7 @@ def _idempotent(request: Request, key: str, handler, *args, **kwargs) -> Respons
         prior = _stored(request, key)
         if prior is None:
             raise
-        return _replay(prior, digest)
+        return _replay(request, prior, digest)
+    finally:
+        delattr(request._request, _NOTED)
     return response

@@ -12,7 +12,8 @@ from django.db.models import Q
 
 
 class IdempotentRequest(models.Model):
-    """The first answer to a POST sent with an ``Idempotency-Key``, replayed on retries."""
+    """The first answer to a POST sent with an ``Idempotency-Key``, replayed on retries (for
+    ``IDEMPOTENCY_KEY_HOURS``), with the access checks it passed, which a replay runs again."""
 
     key = models.CharField(max_length=200)
     user = models.ForeignKey(
@@ -22,10 +23,13 @@ class IdempotentRequest(models.Model):
     body_hash = models.CharField(max_length=64)
     status = models.PositiveSmallIntegerField()
     response = models.JSONField()
+    # [[check name, [arguments]], …]: see core.idempotency.note_check
+    checks = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "key"], name="one_answer_per_key")]
+        indexes = [models.Index(fields=["created_at"], name="idempotent_created_at")]
 
     def __str__(self) -> str:
         return f"{self.key} ({self.path})"

@@ -4,6 +4,7 @@ from celery import shared_task
 from django.db import connection
 
 from core import outbox
+from core.idempotency import purge_expired
 from core.workers import SAFE_TO_REPEAT
 
 
@@ -20,3 +21,9 @@ def ping() -> str:
 def deliver_outbox() -> int:
     """Send the outbox's due messages to the broker (Celery beat runs it every second)."""
     return outbox.deliver()
+
+
+@shared_task(name="core.purge_idempotency_keys")
+def purge_idempotency_keys() -> int:
+    """Delete the expired ``Idempotency-Key`` answers (hourly, where Celery beat runs)."""
+    return purge_expired()

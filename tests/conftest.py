@@ -4,6 +4,7 @@
 * ``user`` / ``auth_client``: a plain user, and an APIClient authenticated with its token.
 * ``admin_user`` (pytest-django) / ``admin_api_client``: a superuser and a client logged in as it.
 * ``json_errors``: helper that asserts the error shape and returns the ``errors`` list.
+* ``silent_port``: a port where connections are accepted and never answered.
 
 The suite runs in the settings' test mode (``DJANGO_ENV=test``, set in ``pyproject.toml``): a
 fast password hasher, and throttle rates no test reaches by accident; a test that checks
@@ -11,6 +12,9 @@ throttling sets its own rate. Throttle history (the cache) is cleared around eve
 """
 
 from __future__ import annotations
+
+import socket
+import threading
 
 import pytest
 from django.core.cache import cache
@@ -63,3 +67,29 @@ def json_errors():
         return assert_error_shape(response.json())
 
     return check
+
+
+@pytest.fixture
+def silent_port():
+    """A port on 127.0.0.1 where a server accepts connections and never says a word (a
+    database or a broker that hangs): a thread accepts them and holds them open."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()

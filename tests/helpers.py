@@ -7,6 +7,10 @@ per app (``tests/clubs/factories.py``).
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
@@ -28,6 +32,8 @@ from clubs.models import (
 )
 from core.models import IdempotentRequest
 from tests.clubs.factories import MembershipFactory, PlayerFactory
+
+ROOT = Path(__file__).resolve().parents[1]
 
 _names = itertools.count(1)
 
@@ -103,3 +109,29 @@ def assert_shape(data, field, path: str = "") -> None:
         assert not missing, f"{where} lacks {missing}"
         for name, value in data.items():
             assert_shape(value, fields[name], f"{path}.{name}" if path else name)
+
+
+# Settings a subprocess does not inherit from the suite's environment: it starts from the
+# defaults, plus what a test gives it.
+MODE_VARIABLES = {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
+                  "SECURE_HSTS_SECONDS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
+                  "THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_ENGINE", "CACHE_URL"}  # fmt: skip
+
+
+def run_python(args, timeout: float = 120, **env_overrides) -> subprocess.CompletedProcess:
+    """``python <args>`` in the project, with the suite's environment minus its mode."""
+    env = {k: v for k, v in os.environ.items() if k not in MODE_VARIABLES}
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env.update(env_overrides)
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=timeout,
+    )  # fmt: skip
+
+
+def show_settings(*names, **env) -> subprocess.CompletedProcess:
+    """Print ``repr(settings.<name>)`` for each name, one a line, in a fresh process."""
+    code = "import django; django.setup(); from django.conf import settings as s; " + "; ".join(
+        f"print(repr(s.{n}))" for n in names
+    )
+    return run_python(["-c", code], **env)

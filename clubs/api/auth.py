@@ -7,8 +7,10 @@ from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from core.api import BaseView
+from core.logins import LoginThrottle
 
 
 class MeSerializer(serializers.ModelSerializer):
@@ -21,8 +23,14 @@ class MeSerializer(serializers.ModelSerializer):
 class TokenView(ObtainAuthToken):
     """POST username + password, get ``{"token": "..."}``.
 
-    Send it as ``Authorization: Token <key>`` on later requests.
+    Send it as ``Authorization: Token <key>`` on later requests. Too many failed logins for a
+    username from one address, or from one address, are refused for a while (429).
     """
+
+    # DRF's token view parses and throttles in its own way; this one as the API does (bounded
+    # JSON), plus the failed-login throttle.
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, LoginThrottle]
 
 
 class MeView(BaseView):

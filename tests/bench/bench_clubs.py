@@ -14,7 +14,7 @@ clients (one per table, keep-alive HTTP/1.1, each sending its next hand as soon 
 answered) post valid hands for a warm-up and a measured window (gunicorn's sync workers answer
 ``Connection: close``; the clients then reconnect). The clients share one event-loop thread: the
 load generator runs on the same cores as the server, so it is kept light. The same load against
-the stateless POST /api/v1/engine/settle and GET /healthz is the reference printed beside it.
+the stateless POST /api/v1/engine/settle and GET /healthz?check=database is the reference.
 gunicorn is always stopped at the end.
 
 Beside rate and latency it prints the CPU each request cost (Linux /proc): gunicorn's workers,
@@ -282,7 +282,7 @@ def wait_ready(proc: subprocess.Popen, port: int) -> None:
             raise RuntimeError(f"gunicorn exited with {proc.returncode} before answering")
         with contextlib.suppress(OSError, http.client.HTTPException):
             c = http.client.HTTPConnection(HOST, port, timeout=2)
-            c.request("GET", "/healthz")
+            c.request("GET", "/healthz?check=database")
             response = c.getresponse()
             response.read()
             c.close()
@@ -726,7 +726,7 @@ def main() -> int:
         f"{'errors':>6}"
     )
     tables = [hand_requests(s, t) for s, t in zip(sessions, tokens, strict=True)]
-    health = [[("GET", "/healthz", None, {}, 200)]] * CLIENTS
+    health = [[("GET", "/healthz?check=database", None, {}, 200)]] * CLIENTS
     hands, _, _ = serve(port, "outbox", lambda: [
         ("POST sessions/{id}/hands/", run_load(port, tables, SECONDS, CPU[0]),
          f"target ≥ {TARGET_RATE:.0f}/s, p99 ≤ {TARGET_P99_MS:.0f} ms; task to the outbox"),

@@ -7,41 +7,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+from tests.helpers import run_python as run
+from tests.helpers import show_settings as show
+
 REAL_KEY = "k3y-" + "x9Qp7Lm2Vr8Tn4Wb6Zc1Yd5Fg0Hj3Ks" * 2  # 68 characters, many distinct
-
-
-def run(args, **env_overrides):
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k
-        not in {
-            "DJANGO_ENV",
-            "SECRET_KEY",
-            "DEBUG",
-            "ALLOWED_HOSTS",
-            "SECURE_SSL_REDIRECT",
-            "SECURE_HSTS_SECONDS",
-            "SESSION_COOKIE_SECURE",
-            "CSRF_COOKIE_SECURE",
-            "THROTTLE_ANON",
-            "THROTTLE_USER",
-            "THROTTLE_ENGINE",
-        }
-    }
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    env.update(env_overrides)
-    return subprocess.run(
-        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
-    )
-
-
-def show(*names, **env):
-    code = "import django; django.setup(); from django.conf import settings as s; " + "; ".join(
-        f"print(repr(s.{n}))" for n in names
-    )
-    return run(["-c", code], **env)
 
 
 def test_development_defaults():
@@ -232,3 +202,48 @@ def test_production_env_overrides():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["False", "0"]
+
+
+def test_postgresql_connect_and_statement_timeouts():
+    """Bounded by default; each bound from the environment; 0 switches it off."""
+    options = "DATABASES['default']['OPTIONS']"
+    url = "postgres://u@db.example:5432/x"
+    cases = [
+        ({}, {"connect_timeout": 5, "options": "-c statement_timeout=10000"}),
+        ({"DB_CONNECT_TIMEOUT": "2", "DB_STATEMENT_TIMEOUT": "0.5"},
+         {"connect_timeout": 2, "options": "-c statement_timeout=500"}),
+        ({"DB_CONNECT_TIMEOUT": "0", "DB_STATEMENT_TIMEOUT": "0"}, {}),
+    ]  # fmt: skip
+    for env, expected in cases:
+        result = show(options, DATABASE_URL=url, **env)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() == repr(expected), env
+
+
+def test_no_postgresql_options_on_sqlite():
+    result = show("DATABASES['default']['OPTIONS']", DATABASE_URL="sqlite:////tmp/x.sqlite3")
+    assert result.returncode == 0, result.stderr
+    assert "connect_timeout" not in result.stdout and "statement_timeout" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "env, location",
+    [
+        ({"CELERY_BROKER_URL": "redis://cache.example:6380/4"}, "redis://cache.example:6380/5"),
+        ({"CELERY_BROKER_URL": "redis://:pw@h:6379/15"}, "redis://:pw@h:6379/0"),
+        ({"CELERY_BROKER_URL": "redis://h:6379"}, "redis://h:6379/1"),
+        ({"CELERY_BROKER_URL": "redis://h/0", "CACHE_URL": "redis://other:6379/9"},
+         "redis://other:6379/9"),
+        ({"CELERY_BROKER_URL": ""}, "xuezhan"),
+        ({"CELERY_BROKER_URL": "redis://h:6379/0", "DJANGO_ENV": "test"}, "xuezhan"),
+    ],
+)  # fmt: skip
+def test_the_cache_is_the_broker_s_redis(env, location):
+    """Throttle counters are shared by every process: with a Redis broker the default cache is
+    that server's next database (never the broker's own: clearing a cache flushes it)."""
+    result = show("CACHES['default']['LOCATION']", "CACHES['default']['BACKEND']",
+                  **env)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    found, backend = result.stdout.splitlines()
+    assert found == repr(location)
+    assert backend.split(".")[-1] in ("RedisCache'", "LocMemCache'")

@@ -4,6 +4,7 @@ import copy
 import pickle
 
 import pytest
+from django.test import Client
 from rest_framework.exceptions import ErrorDetail
 
 from core.errors import Conflict, Invalid, NotFound, ServiceError
@@ -210,3 +211,57 @@ def test_unhandled_exception_is_json_500(json_errors):
     assert json_errors(response) == [
         {"path": "", "code": "server_error", "message": "A server error occurred."}
     ]
+
+
+# --- DEBUG on: Django's debug pages never answer under /api/ ------------------------------------
+
+
+@pytest.fixture
+def debug(settings):
+    settings.DEBUG = True
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/no-such-thing/", "/api/nothing", "/api/test/plain/http404/"]
+)
+def test_unknown_api_url_is_json_404_with_debug_on(debug, client, json_errors, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert json_errors(response) == [{"path": "", "code": "not_found", "message": "Not found."}]
+
+
+def test_non_api_404_is_the_debug_page_with_debug_on(debug, client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize("path", ["/api/test/raise/crash/", "/api/test/plain/crash/"])
+def test_a_crash_under_api_is_json_500(settings, json_errors, debug, path):
+    settings.DEBUG = debug
+    response = Client(raise_request_exception=False).get(path)
+    assert response.status_code == 500
+    assert json_errors(response) == [
+        {"path": "", "code": "server_error", "message": "A server error occurred."}
+    ]
+
+
+def test_a_crash_is_still_reported(debug, client):
+    """The JSON answer does not swallow the exception: it is logged, and signalled (the test
+    client re-raises it)."""
+    with pytest.raises(RuntimeError, match="boom"):
+        client.get("/api/test/plain/crash/")
+
+
+def test_method_not_allowed_outside_drf_is_json(client, json_errors):
+    response = client.post("/healthz")
+    assert response.status_code == 405
+    assert response["Allow"] == "GET"
+    assert json_errors(response)[0]["code"] == "method_not_allowed"
+
+
+def test_the_browsable_api_keeps_its_html_errors(debug, admin_client):
+    response = admin_client.get("/api/v1/clubs/no-such-club/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")

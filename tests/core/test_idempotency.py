@@ -3,7 +3,12 @@ key with another body is a 409; keys belong to their user; without a key nothing
 
 from __future__ import annotations
 
+import io
+from datetime import timedelta
+
 import pytest
+from django.core.management import call_command
+from django.utils import timezone
 
 from clubs.models import (
     Club,
@@ -16,6 +21,7 @@ from clubs.models import (
     TableSession,
 )
 from core.models import IdempotentRequest
+from core.tasks import purge_idempotency_keys
 from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.clubs.records import PINGHU, SELFDRAW
 from tests.helpers import client_for, db_state, member_login
@@ -182,3 +188,97 @@ def test_a_key_does_not_let_anyone_past_the_permissions(session, scorer, json_er
     assert member.status_code == 403
     json_errors(member)
     assert Hand.objects.count() == 1
+
+
+# --- a replay is answered only if the same request would be allowed now ---------------------
+
+
+@pytest.fixture
+def scorer_login(session):
+    return member_login(session.club, Role.SCORER)
+
+
+def test_a_replay_checks_the_role_again(session, scorer_login, json_errors):
+    """A scorer demoted to member replays her key: the refusal she would get without it."""
+    client = client_for(scorer_login)
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    assert client.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY).status_code == 201
+    Membership.objects.filter(player__user=scorer_login).update(role=Role.MEMBER)
+    replay = client.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert replay.status_code == 403
+    assert "Idempotent-Replayed" not in replay
+    assert [e["code"] for e in json_errors(replay)] == ["permission_denied"]
+    assert Hand.objects.count() == 1
+
+
+def test_a_replay_after_leaving_a_members_only_club_finds_nothing(session, scorer_login,
+                                                                  json_errors):  # fmt: skip
+    Club.objects.filter(pk=session.club_id).update(visibility=Club.Visibility.MEMBERS)
+    client = client_for(scorer_login)
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first = client.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert first.status_code == 201
+    Membership.objects.filter(player__user=scorer_login).delete()
+    replay = client.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert replay.status_code == 404
+    assert json_errors(replay)[0]["code"] == "not_found"
+
+
+def test_the_answer_keeps_the_checks_it_passed(session, scorer):
+    scorer.post(f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json",
+                HTTP_IDEMPOTENCY_KEY=KEY)  # fmt: skip
+    assert IdempotentRequest.objects.get().checks == [
+        ["clubs.authorize", [session.club_id, Role.SCORER]]
+    ]
+
+
+def test_a_check_this_code_no_longer_knows_is_a_refusal(session, scorer, json_errors):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    IdempotentRequest.objects.update(checks=[["retired.check", [1]]])
+    replay = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert replay.status_code == 403
+    json_errors(replay)
+
+
+# --- keys expire after IDEMPOTENCY_KEY_HOURS and are purged -------------------------------------
+
+
+def age(hours: float) -> None:
+    IdempotentRequest.objects.update(created_at=timezone.now() - timedelta(hours=hours))
+
+
+def test_an_expired_key_is_a_new_request(session, scorer, settings):
+    assert settings.IDEMPOTENCY_KEY_HOURS == 24
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    age(23.9)
+    assert scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)[
+        "Idempotent-Replayed"
+    ] == "true"  # fmt: skip
+    age(24.1)
+    again = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert again.status_code == 201 and "Idempotent-Replayed" not in again
+    assert again.json()["number"] == 2
+    assert IdempotentRequest.objects.count() == 1  # the expired answer made way for the new one
+
+
+@pytest.mark.parametrize("purge", ["command", "task"])
+def test_expired_keys_are_purged(session, scorer, purge):
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY="old")
+    age(25)
+    scorer.post(url, SELFDRAW, format="json", HTTP_IDEMPOTENCY_KEY="new")
+    if purge == "command":
+        out = io.StringIO()
+        call_command("purge_idempotency_keys", stdout=out)
+        assert "Deleted 1 expired" in out.getvalue()
+    else:
+        assert purge_idempotency_keys.apply().get() == 1
+    assert list(IdempotentRequest.objects.values_list("key", flat=True)) == ["new"]
+    assert Hand.objects.count() == 2  # only the answers go
+
+
+def test_the_purge_runs_hourly_where_beat_runs(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["purge-idempotency-keys"]
+    assert entry == {"task": "core.purge_idempotency_keys", "schedule": 3600.0}

@@ -1,11 +1,13 @@
 """A URLconf used only by tests (``@pytest.mark.urls("tests.core.urls_for_tests")``).
 
-It mounts the real project routes plus views that raise every kind of error.
+It mounts the real project routes plus views that raise every kind of error, in DRF
+(``/api/test/raise/<kind>/``) and in a plain Django view (``/api/test/plain/<kind>/``).
 """
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.db import InterfaceError, OperationalError, connection
+from django.http import Http404, HttpResponse
 from django.urls import include, path
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny, IsAdminUser
@@ -48,10 +50,27 @@ class ValidateView(APIView):
         return Response({"ok": True})
 
 
+def database_trouble(kind: str) -> None:
+    """What a view meets when the database fails: ``db-down`` and ``db-gone`` raise as a lost
+    connection does, ``db-locked`` as SQLite busy with another writer; ``query`` asks the
+    database something, ``slow-query`` (PostgreSQL) something that takes 2 s."""
+    if kind == "db-down":
+        raise OperationalError("server closed the connection unexpectedly")
+    if kind == "db-gone":
+        raise InterfaceError("connection already closed")
+    if kind == "db-locked":
+        raise OperationalError("database is locked")  # SQLite, another writer's lock
+    queries = {"query": "SELECT 1", "slow-query": "SELECT pg_sleep(2)"}
+    if kind in queries:
+        with connection.cursor() as cursor:
+            cursor.execute(queries[kind])
+
+
 class RaiseView(APIView):
     permission_classes = [AllowAny]
 
     def get(self, request, kind):
+        database_trouble(kind)
         if kind == "conflict":
             raise Conflict("conflict", "Game already finished.")
         if kind == "invalid":
@@ -70,6 +89,16 @@ class RaiseView(APIView):
         if kind == "crash":
             raise RuntimeError("boom")
         return Response({"kind": kind})
+
+
+def plain_view(request, kind):
+    """A Django view (not DRF) under /api/: its errors reach Django's own handling."""
+    database_trouble(kind)
+    if kind == "crash":
+        raise RuntimeError("boom")
+    if kind == "http404":
+        raise Http404("gone")
+    return HttpResponse("ok")
 
 
 class NeedsLoginView(BaseView):
@@ -116,6 +145,7 @@ class UserListView(generics.ListAPIView):
 test_patterns = [
     path("validate/", ValidateView.as_view()),
     path("raise/<str:kind>/", RaiseView.as_view()),
+    path("plain/<str:kind>/", plain_view),
     path("admin-only/", AdminOnlyView.as_view()),
     path("needs-login/", NeedsLoginView.as_view()),
     path("throttled/", ThrottledView.as_view()),

@@ -37,6 +37,14 @@ def test_every_service_has_a_healthcheck(services, name):
     assert not healthcheck.get("disable", False)
 
 
+def test_web_health_does_not_wait_for_the_workers(services):
+    """The workers wait for web to be healthy (it migrates): web's health check asks about its
+    database alone, or neither would ever start."""
+    assert services["worker"]["depends_on"]["web"]["condition"] == "service_healthy"
+    probe = " ".join(services["web"]["healthcheck"]["test"])
+    assert "/healthz?check=database'" in probe
+
+
 def test_database_volume(compose, services):
     assert "pgdata" in compose["volumes"]
     assert any(v.startswith("pgdata:") for v in services["postgres"]["volumes"])

@@ -1,0 +1,90 @@
+"""Middleware of the API's edge: every error JSON in the project's shape, request bodies bounded.
+
+DRF views answer their own errors (``core.http.exception_handler``); ``ApiErrorsMiddleware``
+covers what happens around them, with ``DEBUG`` on as well as off: an exception a view leaves
+unhandled, and the pages Django renders itself (its 404 for an unknown URL, its debug pages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.core.signals import got_request_exception
+from django.http import Http404, HttpRequest, HttpResponse
+from django.http.multipartparser import MultiPartParserError
+from django.utils.log import log_response
+from rest_framework.response import Response
+
+from core.http import BodyTooLarge, exception_response, status_error, wants_json
+
+# Exceptions Django answers (and logs) itself with a status of their own: their answer is
+# rewritten on the way out, like any page Django renders.
+DJANGO_ANSWERED = (Http404, PermissionDenied, BadRequest, SuspiciousOperation, MultiPartParserError)
+
+# Headers of a rewritten answer that still hold for its JSON replacement.
+KEPT_HEADERS = ("Allow", "Retry-After")
+
+
+class ApiErrorsMiddleware:
+    """JSON errors under ``/api/``. Put it first: it also rewrites the error pages of the
+    middleware inside it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if wants_json(request) and response.status_code >= 400 and not _is_json(response):
+            replacement = status_error(response.status_code)
+            for header in KEPT_HEADERS:
+                if header in response:
+                    replacement[header] = response[header]
+            return replacement
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception):
+        if not wants_json(request) or isinstance(exception, DJANGO_ANSWERED):
+            return None
+        response = exception_response(exception)
+        if response.status_code == 500:
+            # What Django does with an exception nobody handled (its debug page aside): tell
+            # the listeners (error reporting; the test client re-raises it) and log it.
+            got_request_exception.send(sender=None, request=request)
+            log_response(
+                "%s: %s", response.reason_phrase, request.path,
+                response=response, request=request, exception=exception,
+            )  # fmt: skip
+        return response
+
+
+def _is_json(response: HttpResponse) -> bool:
+    # A DRF answer was rendered as its client asked (the browsable API's HTML page included).
+    if isinstance(response, Response):
+        return True
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+class RequestBodyLimitMiddleware:
+    """An API request whose body is larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` is refused (413)
+    before anything reads it. Django checks that size only when ``request.body`` is read;
+    DRF's parsers read the request's stream, past that check."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and wants_json(request) and _content_length(request) > limit:
+            return exception_response(BodyTooLarge(limit))
+        return self.get_response(request)
+
+
+def _content_length(request: HttpRequest) -> int:
+    # What Django reads of the body at most (its stream stops there): a missing or malformed
+    # length reads nothing.
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0

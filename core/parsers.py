@@ -1,0 +1,66 @@
+"""The API's JSON parser: DRF's, bounded, so nothing a stranger sends costs more than its size.
+
+A document nested deeper than ``JSON_MAX_DEPTH`` levels is refused (400 ``too_deep``) before
+any serializer, the engine or an error path walks it recursively; so is an integer longer than
+Python converts (400 ``number_too_long``). The body's size is bounded before it is read
+(``core.middleware.RequestBodyLimitMiddleware``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from typing import Any
+
+from django.conf import settings
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+from rest_framework.utils import json
+
+DEFAULT_MAX_DEPTH = 32
+
+
+def too_deep(limit: int) -> ParseError:
+    return ParseError(f"JSON nested more than {limit} levels deep", code="too_deep")
+
+
+def nesting_exceeds(data: Any, limit: int) -> bool:
+    """Whether ``data`` (parsed JSON) has containers more than ``limit`` levels deep. Walks
+    with a stack of its own: a deep document cannot exhaust Python's."""
+    stack = [(data, 1)] if isinstance(data, dict | list) else []
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return False
+
+
+def bounded_int(digits: str) -> int:
+    """``int()`` for the JSON decoder, refusing what Python refuses to convert, as a 400."""
+    limit = sys.get_int_max_str_digits()
+    if limit and len(digits.lstrip("-")) > limit:
+        raise ParseError(f"a number has more than {limit} digits", code="number_too_long")
+    return int(digits)
+
+
+class JSONParser(parsers.JSONParser):
+    """``application/json``, nested at most ``settings.JSON_MAX_DEPTH`` levels deep."""
+
+    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        limit = getattr(settings, "JSON_MAX_DEPTH", DEFAULT_MAX_DEPTH)
+        try:
+            data = json.load(
+                codecs.getreader(encoding)(stream),
+                parse_constant=json.strict_constant if self.strict else None,
+                parse_int=bounded_int,
+            )
+        except RecursionError:  # deeper than the decoder itself goes
+            raise too_deep(limit) from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        if nesting_exceeds(data, limit):
+            raise too_deep(limit)
+        return data
