@@ -33,6 +33,8 @@ class ApiView(IdempotentPostMixin, BaseView):
     exists."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
+    #: its GET answers a page (``paginate``), as the schema documents it
+    pages = False
 
     def paginate(self, request: Request, items, serializer, **context) -> Response:
         paginator = StandardPagination()

@@ -1,8 +1,8 @@
 """The OpenAPI schema says what the API answers: pages for paged lists, and every error.
 
 drf-spectacular documents a list as a bare array unless the view is a generic one with a
-``pagination_class``; our views page by hand (``ApiView.paginate``, a paginator's
-``paginate_queryset``), so a GET whose handler pages is documented as the page it answers,
+``pagination_class``; our views page by hand (``ApiView.paginate``), so a view whose GET
+answers a page says so (``pages = True``) and is documented as that page,
 ``{count, next, previous, results}``, with its ``page`` and ``page_size`` parameters.
 
 Every operation also lists the errors it may answer, each in the one error shape
@@ -21,7 +21,6 @@ A view's own ``extend_schema`` answer for a status wins.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 from drf_spectacular import openapi
@@ -36,8 +35,6 @@ from rest_framework.permissions import (
 from core.api import ApiView
 from core.pagination import StandardPagination
 
-# A handler that calls one of these answers a page.
-PAGING_CALLS = frozenset({"paginate", "paginate_queryset"})
 # Permissions that refuse only the anonymous (401, never 403).
 LOGIN_ONLY = frozenset({AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly})
 # Query parameters that do not filter: a wrong one is a 404 (page) or ignored (page_size).
@@ -69,20 +66,11 @@ class ErrorsSerializer(serializers.Serializer):
     errors = ErrorItemSerializer(many=True)
 
 
-def answers_a_page(view: Any) -> bool:
-    """Whether a view's GET pages what it answers (it calls ``self.paginate`` or a paginator's
-    ``paginate_queryset``): a view says so once, by doing it."""
-    handler = getattr(type(view), "get", None)
-    return handler is not None and not PAGING_CALLS.isdisjoint(
-        inspect.getclosurevars(handler).unbound
-    )
-
-
 class AutoSchema(openapi.AutoSchema):
     """``DEFAULT_SCHEMA_CLASS``: drf-spectacular's, with pages and errors (see above)."""
 
     def _get_paginator(self):
-        if self.method == "GET" and answers_a_page(self.view):
+        if self.method == "GET" and getattr(self.view, "pages", False):
             return StandardPagination()
         return super()._get_paginator()
 

@@ -82,6 +82,8 @@ def _annotated(qs):
 class TournamentListView(ApiView):
     """Tournaments you can see; create one (in a club you organise, or with a club of its own)."""
 
+    pages = True
+
     @extend_schema(responses=TournamentOutSerializer(many=True))
     def get(self, request: Request) -> Response:
         qs = _annotated(selectors.tournaments_visible_to(request.user))
@@ -121,6 +123,8 @@ class TournamentDetailView(ApiView):
 
 class RegistrationListView(ApiView):
     """The players entered; the director enters one (existing by id, or new by name)."""
+
+    pages = True
 
     @extend_schema(responses=RegistrationOutSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:

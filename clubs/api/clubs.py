@@ -30,6 +30,8 @@ from core.errors import NotAuthenticated, NotFound
 class ClubListView(ApiView):
     """Clubs you can see (public ones and your own); create a club (you become its owner)."""
 
+    pages = True
+
     @extend_schema(responses=ClubOutSerializer(many=True))
     def get(self, request: Request) -> Response:
         return self.paginate(request, selectors.clubs_visible_to(request.user), ClubOutSerializer)
@@ -64,6 +66,8 @@ class ClubDetailView(ApiView):
 
 class MemberListView(ApiView):
     """Members and their roles (members of the club only); organisers add members."""
+
+    pages = True
 
     @extend_schema(responses=MembershipOutSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
@@ -112,6 +116,8 @@ class MemberDetailView(ApiView):
 
 class ClubPlayerListView(ApiView):
     """The club's players; organisers add a new player (who joins as a member)."""
+
+    pages = True
 
     @extend_schema(responses=ClubPlayerOutSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:

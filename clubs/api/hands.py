@@ -31,6 +31,8 @@ def hand_response(hand: Hand, status: int = 200) -> Response:
 class HandListView(ApiView):
     """The hands of a session (``?deleted=true`` for soft-deleted ones); scorers record one."""
 
+    pages = True
+
     @extend_schema(
         parameters=[OpenApiParameter("deleted", bool)], responses=HandOutSerializer(many=True)
     )
@@ -96,6 +98,8 @@ class HandDetailView(ApiView):
 
 class HandHistoryView(ApiView):
     """Every revision of a hand: who changed it, when, which fields, and why."""
+
+    pages = True
 
     @extend_schema(responses=RevisionOutSerializer(many=True))
     def get(self, request: Request, pk: int, number: int) -> Response:

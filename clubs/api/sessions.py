@@ -56,6 +56,8 @@ class SessionListView(ApiView):
     """A club's table sessions (filter: date_from, date_to, started_after, started_before,
     player, status); organisers open a new session."""
 
+    pages = True
+
     @extend_schema(
         parameters=[
             OpenApiParameter(name, str, description=f.label or name)

@@ -1,11 +1,14 @@
+import inspect
 import os
 import re
 
 import pytest
 import yaml
+from django.urls import get_resolver
 from openapi_spec_validator import validate
 from rest_framework.test import APIClient
 
+from core.api import ApiView
 from tests.clubs.factories import ClubFactory
 from tests.helpers import run_python
 
@@ -109,6 +112,26 @@ def test_exactly_the_paged_lists_are_documented_as_pages(spec):
         and "results" in schema_of(spec, op["responses"]["200"]).get("properties", {})
     }
     assert paged == {*PAGED_LISTS, "/api/v1/rulesets/"}  # rulesets declares its page itself
+
+
+def views_of(patterns) -> set[type]:
+    found = set()
+    for p in patterns:
+        if hasattr(p, "url_patterns"):
+            found |= views_of(p.url_patterns)
+        elif hasattr(p.callback, "view_class"):
+            found.add(p.callback.view_class)
+    return found
+
+
+def test_a_view_that_pages_says_so():
+    """The schema knows a page by the view's ``pages``; a view that pages without saying so
+    would be documented as a bare array again."""
+    lists = [v for v in views_of(get_resolver().url_patterns) if issubclass(v, ApiView)]
+    assert len([v for v in lists if v.pages]) == len(PAGED_LISTS)
+    for view in lists:
+        pages = hasattr(view, "get") and "paginate" in inspect.getsource(view.get)
+        assert view.pages == pages, view
 
 
 def test_the_page_answered_is_the_page_documented(spec, db):
