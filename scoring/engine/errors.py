@@ -21,6 +21,14 @@ class Problem:
     message: str
     path: str = ""
 
+    def __post_init__(self) -> None:
+        # JSON may carry a lone surrogate ("\ud800"), which UTF-8 cannot: an answer echoing
+        # one would fail as it is sent. Escaped here, whichever refusal formed the text.
+        for name in ("message", "path"):
+            text = getattr(self, name)
+            if not is_text(text):
+                object.__setattr__(self, name, text.encode("utf-8", "backslashreplace").decode())
+
     def as_dict(self) -> dict[str, str]:
         return {"path": self.path, "code": self.code, "message": self.message}
 
@@ -58,6 +66,54 @@ class EngineError(ValueError):
         return [p.as_dict() for p in self.problems]
 
 
+#: how many characters of a submitted string a message or a path repeats
+ECHO = 40
+
+
+def is_text(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (it holds no lone surrogate)."""
+    if text.isascii():
+        return True
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(value: Any) -> str:
+    """A submitted value as a message repeats it: short, and safe whatever was sent.
+
+    A long string is cut; an integer too long to print (Python refuses past 4,300 digits) is
+    described by its size; a list or an object is named, never printed (it may be nested
+    thousands deep, or be megabytes long). Strings come out as ``repr`` writes them, which
+    escapes a lone surrogate.
+    """
+    if isinstance(value, str):
+        if len(value) <= ECHO:
+            return repr(value)
+        return f"{value[:ECHO]!r}… ({len(value)} characters)"
+    if isinstance(value, bool | float) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        if value.bit_length() <= 64:
+            return repr(value)
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def path_key(key: Any) -> str:
+    """A submitted object key as a step of a path: as it is when it is a short string, else
+    cut (a path says where a problem is; it need not repeat a megabyte-long key) or shown."""
+    if isinstance(key, str):
+        return key if len(key) <= ECHO else key[:ECHO] + "…"
+    return shown(key)
+
+
 def is_int(v: Any) -> bool:
     """A whole number in JSON (``true`` is not one)."""
     return isinstance(v, int) and not isinstance(v, bool)
@@ -83,8 +139,8 @@ class Collector:
         """A misspelt key is an error, never ignored (RULES §5)."""
         if data.keys() <= set(allowed):
             return
-        for key in sorted(set(data) - set(allowed)):
-            self.add("unknown_field", f"unknown field {key!r}", join_path(path, key))
+        for key in sorted(set(data) - set(allowed), key=path_key):
+            self.add("unknown_field", f"unknown field {shown(key)}", join_path(path, path_key(key)))
 
     def attempt(self, fn: Callable[..., T], *args: Any, default: Any = None) -> T | Any:
         """``fn(*args)``, or ``default`` with the refusal's problems collected."""

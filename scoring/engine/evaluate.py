@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import Collector, EngineError, Problem
+from .errors import Collector, EngineError, Problem, shown
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS, Fact, qualifying
 from .rulesets import Ruleset, resolve_ruleset
@@ -615,7 +615,7 @@ def parse_situation(data: Any, path: str) -> frozenset[str]:
         if x not in SITUATIONS:
             c.add(
                 "unknown_situation",
-                f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
+                f"unknown situation flag {shown(x)}; flags are {', '.join(SITUATIONS)}",
                 f"{path}[{i}]",
             )
     c.raise_if_any()

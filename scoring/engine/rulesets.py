@@ -22,7 +22,7 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from core.names import Name
 
-from .errors import Collector, EngineError, Problem, is_int, join_path
+from .errors import Collector, EngineError, Problem, is_int, join_path, path_key, shown
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS
 
 Curve = Literal["fan", "multiple", "points"]
@@ -74,7 +74,9 @@ _OPTION_KEYS = frozenset(_OPTION_ORDER)
 
 def _check_option(key: str, value: Any, path: str) -> Problem | None:
     def bad(expect: str) -> Problem:
-        return Problem("invalid_option", f"option {key!r} must be {expect}, got {value!r}", path)
+        return Problem(
+            "invalid_option", f"option {key!r} must be {expect}, got {shown(value)}", path
+        )
 
     if key in _CHOICES:
         if value not in _CHOICES[key]:
@@ -98,10 +100,10 @@ def _check_option(key: str, value: Any, path: str) -> Problem | None:
 def _check_options(c: Collector, given: dict, path: str, *, complete: bool = False) -> None:
     """Every problem of an options object: unknown keys, wrong values (and, for a stored
     description, missing keys)."""
-    for key in sorted(given):
-        opt_path = f"{path}.{key}"
+    for key in sorted(given, key=path_key):
+        opt_path = f"{path}.{path_key(key)}"
         if key not in _OPTION_KEYS:
-            c.add("unknown_option", f"unknown option {key!r}", opt_path)
+            c.add("unknown_option", f"unknown option {shown(key)}", opt_path)
         elif problem := _check_option(key, given[key], opt_path):
             c.extend([problem])
     if complete:
@@ -531,11 +533,9 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
         name, given = spec, {}
         name_path = path
     elif isinstance(spec, dict):
-        unknown = sorted(set(spec) - {"preset", "options"})
-        if unknown:
-            raise EngineError(
-                "unknown_field", f"unknown ruleset field {unknown[0]!r}", f"{path}.{unknown[0]}"
-            )
+        c = Collector()
+        c.unknown_fields(spec, ("preset", "options"), path)
+        c.raise_if_any()
         name = spec.get("preset", DEFAULT_PRESET)
         given = spec.get("options", {})
         if given is None:
@@ -551,7 +551,7 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
     if preset is None:
         raise EngineError(
             "unknown_preset",
-            f"unknown preset {name!r}; presets are {', '.join(PRESETS)}",
+            f"unknown preset {shown(name)}; presets are {', '.join(PRESETS)}",
             name_path,
         )
     c = Collector()
@@ -596,12 +596,13 @@ def ruleset_from_description(description: Any, path: str = "") -> Ruleset:
     if not isinstance(description, dict):
         raise EngineError("invalid_description", "a ruleset description is an object", path)
     try:
-        canonical = _canonical(description)
-    except (TypeError, ValueError) as e:
+        # (UTF-8 refuses a lone surrogate: a UnicodeEncodeError, which is a ValueError)
+        canonical = _canonical(description).encode()
+    except (TypeError, ValueError, RecursionError) as e:
         raise EngineError(
             "invalid_description", f"a ruleset description is plain JSON: {e}", path
         ) from e
-    fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
+    fingerprint = hashlib.sha256(canonical).hexdigest()
     ruleset = _DESCRIBED.get(fingerprint)
     if ruleset is None:
         ruleset = _rebuild(description, path)
@@ -676,7 +677,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         )
     if isinstance(d["patterns"], list):
         # every winning shape needs a row to be valued by (a row refused above counts as given)
-        codes = {row.get("code") for row in d["patterns"] if isinstance(row, dict)}
+        codes = {row.get("code") for row in d["patterns"] if _has_text(row, "code")}
         for needed in ("pinghu", "qidui"):
             if needed not in codes:
                 c.add("incomplete_table", f"the table has no row for {needed}", at("patterns"))
@@ -718,6 +719,11 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         extras=tuple(extras),
         pattern_extras=tuple(pattern_extras),
     )
+
+
+def _has_text(row: Any, key: str) -> bool:
+    """Whether ``row`` is an object whose ``key`` is a string (a code, not a list)."""
+    return isinstance(row, dict) and isinstance(row.get(key), str)
 
 
 def _check_keys(c: Collector, data: Any, keys: tuple[str, ...], path: str) -> bool:

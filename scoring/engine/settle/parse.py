@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Collector, EngineError, Problem, is_int
+from ..errors import Collector, EngineError, Problem, is_int, is_text, path_key, shown
 from ..evaluate import parse_situation
 from ..melds import parse_melds
 from ..rulesets import resolve_ruleset
@@ -18,7 +18,7 @@ def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int
     if value is None and optional:
         return None
     if not is_int(value) or not 0 <= value <= 3:
-        c.add("invalid_seat", f"a seat is 0, 1, 2 or 3, got {value!r}", path)
+        c.add("invalid_seat", f"a seat is 0, 1, 2 or 3, got {shown(value)}", path)
         return None
     return value
 
@@ -58,10 +58,10 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
     if not is_int(base) or base < 1:
-        c.add("invalid_base", f"base is a whole number ≥ 1, got {base!r}", "base")
+        c.add("invalid_base", f"base is a whole number ≥ 1, got {shown(base)}", "base")
     mode = data.get("mode")
     if mode is not None and mode not in MODES:
-        c.add("invalid_mode", f"mode is xuezhan or single, got {mode!r}", "mode")
+        c.add("invalid_mode", f"mode is xuezhan or single, got {shown(mode)}", "mode")
     dealer = _seat(c, data.get("dealer", 0), "dealer")
     voids: list[int | None] = [None] * 4
     raw_voids = data.get("declared_void")
@@ -126,7 +126,9 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
                 events.append(win)
         else:
             c.add(
-                "invalid_event_type", f"an event is a kong or a win, got {kind!r}", f"{path}.type"
+                "invalid_event_type",
+                f"an event is a kong or a win, got {shown(kind)}",
+                f"{path}.type",
             )
     return events
 
@@ -139,7 +141,7 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     if kind not in KONG_KINDS:
         c.add(
             "invalid_kong_kind",
-            f"a kong is concealed, direct or added, got {kind!r}",
+            f"a kong is concealed, direct or added, got {shown(kind)}",
             f"{path}.kind",
         )
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
@@ -206,11 +208,11 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
         c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
         return None
     c.unknown_fields(raw, {"hands"}, "draw")
-    shown = []
-    for key, hand in sorted(raw["hands"].items()):
-        path = f"draw.hands.{key}"
+    hands = []
+    for key, hand in sorted(raw["hands"].items(), key=lambda item: path_key(item[0])):
+        path = f"draw.hands.{path_key(key)}"
         if key not in ("0", "1", "2", "3"):
-            c.add("invalid_seat", f"draw hands are keyed by seat 0–3, got {key!r}", path)
+            c.add("invalid_seat", f"draw hands are keyed by seat 0–3, got {shown(key)}", path)
             continue
         if not isinstance(hand, dict):
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
@@ -219,8 +221,8 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
-            shown.append(Shown(int(key), concealed, melds))
-    return tuple(shown)
+            hands.append(Shown(int(key), concealed, melds))
+    return tuple(hands)
 
 
 def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
@@ -244,6 +246,9 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
         name = b.get("name")
         if not isinstance(name, str) or not name.strip():
             c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
+        elif not is_text(name):
+            # the settlement repeats the name: it must be text an answer can carry
+            c.add("invalid_bettor_name", "a name is text (no lone surrogate)", f"{path}.name")
         tile = c.attempt(parse_tile, b.get("tile"), f"{path}.tile")
         if tile is not None and isinstance(name, str):
             out.append(Bettor(name, tile, bettor_seat(dealer, tile)))
