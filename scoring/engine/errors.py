@@ -137,9 +137,11 @@ class Collector:
 
     def unknown_fields(self, data: dict, allowed: Iterable[str], path: str) -> None:
         """A misspelt key is an error, never ignored (RULES §5)."""
-        if data.keys() <= set(allowed):
+        if not isinstance(allowed, set | frozenset):
+            allowed = frozenset(allowed)
+        if data.keys() <= allowed:
             return
-        for key in sorted(set(data) - set(allowed), key=path_key):
+        for key in sorted(data.keys() - allowed, key=path_key):
             self.add("unknown_field", f"unknown field {shown(key)}", join_path(path, path_key(key)))
 
     def attempt(self, fn: Callable[..., T], *args: Any, default: Any = None) -> T | Any:

@@ -11,7 +11,7 @@ from .shapes import ALL_FACTS, COMBINE, TILE_BIT, meld_facts, only_258
 from .tiles import parse_tile, suit_of, tile_name
 
 MELD_KINDS = ("pung", "kong")
-_MELD_FIELDS = ("kind", "tile", "concealed")
+_MELD_FIELDS = frozenset(("kind", "tile", "concealed"))
 
 
 @dataclass(frozen=True)

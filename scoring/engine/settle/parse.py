@@ -13,6 +13,18 @@ from ..tiles import parse_suit, parse_tile, parse_tiles
 from .dealer import bettor_seat
 from .record import KONG_KINDS, MAX_BETTORS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
 
+#: the fields of each level of a hand record: any other key is refused (RULES §5)
+_RECORD_FIELDS = frozenset(
+    ("ruleset", "base", "mode", "dealer", "declared_void", "events", "draw", "bettors", "session")
+)
+_KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn"))
+_WIN_FIELDS = frozenset(("type", "from", "tile", "situation", "winners"))
+_WINNER_FIELDS = frozenset(("seat", "concealed", "melds"))
+_DRAW_FIELDS = frozenset(("hands",))
+_SHOWN_FIELDS = frozenset(("concealed", "melds"))
+_BETTOR_FIELDS = frozenset(("name", "tile"))
+_SESSION_FIELDS = frozenset(("draws_before", "dealer_streak"))
+
 
 def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
@@ -40,21 +52,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
     c = Collector()
-    c.unknown_fields(
-        data,
-        {
-            "ruleset",
-            "base",
-            "mode",
-            "dealer",
-            "declared_void",
-            "events",
-            "draw",
-            "bettors",
-            "session",
-        },
-        "",
-    )
+    c.unknown_fields(data, _RECORD_FIELDS, "")
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
     if not is_int(base) or base < 1:
@@ -77,12 +75,14 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     events = _parse_events(c, data.get("events", []))
     draw = _parse_draw(c, data.get("draw"))
     bettors = _parse_bettors(c, data.get("bettors"), dealer or 0)
-    session = data.get("session") or {}
+    session = data.get("session")
+    if session is None:
+        session = {}
     draws_before = dealer_streak = 0
     if not isinstance(session, dict):
         c.add("invalid_session", "session is an object", "session")
     else:
-        c.unknown_fields(session, {"draws_before", "dealer_streak"}, "session")
+        c.unknown_fields(session, _SESSION_FIELDS, "session")
         draws_before = session.get("draws_before", 0)
         dealer_streak = session.get("dealer_streak", 0)
         for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
@@ -125,6 +125,8 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
             if win:
                 events.append(win)
         else:
+            # a misspelt "type" is named as well as missed
+            c.unknown_fields(ev, _KONG_FIELDS | _WIN_FIELDS, path)
             c.add(
                 "invalid_event_type",
                 f"an event is a kong or a win, got {shown(kind)}",
@@ -134,7 +136,7 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
 
 
 def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
-    c.unknown_fields(ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
+    c.unknown_fields(ev, _KONG_FIELDS, path)
     before = len(c)
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
@@ -169,7 +171,7 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
 
 
 def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
-    c.unknown_fields(ev, {"type", "from", "tile", "situation", "winners"}, path)
+    c.unknown_fields(ev, _WIN_FIELDS, path)
     before = len(c)
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
@@ -188,7 +190,7 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
         if not isinstance(w, dict):
             c.add("invalid_winner", "a winner is an object {seat, concealed, melds}", wpath)
             continue
-        c.unknown_fields(w, {"seat", "concealed", "melds"}, wpath)
+        c.unknown_fields(w, _WINNER_FIELDS, wpath)
         seat = _seat(c, w.get("seat"), f"{wpath}.seat")
         concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
@@ -204,10 +206,11 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
 def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
     if raw is None:
         return None
+    if isinstance(raw, dict):  # a misspelt "hands" is named as well as missed
+        c.unknown_fields(raw, _DRAW_FIELDS, "draw")
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
         c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
         return None
-    c.unknown_fields(raw, {"hands"}, "draw")
     hands = []
     for key, hand in sorted(raw["hands"].items(), key=lambda item: path_key(item[0])):
         path = f"draw.hands.{path_key(key)}"
@@ -217,7 +220,7 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
         if not isinstance(hand, dict):
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
             continue
-        c.unknown_fields(hand, {"concealed", "melds"}, path)
+        c.unknown_fields(hand, _SHOWN_FIELDS, path)
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
@@ -242,7 +245,7 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
         if not isinstance(b, dict):
             c.add("invalid_bettor", "a bettor is {name, tile}", path)
             continue
-        c.unknown_fields(b, {"name", "tile"}, path)
+        c.unknown_fields(b, _BETTOR_FIELDS, path)
         name = b.get("name")
         if not isinstance(name, str) or not name.strip():
             c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
