@@ -1,7 +1,9 @@
 """Errors raised by the rules engine.
 
 Every refusal carries a stable ``code`` (what), a ``message`` in English (why) and a ``path``
-into the submitted data (where), so the API can answer in the project's one error shape.
+into the submitted data (where), so the API can answer in the project's one error shape. An
+answer lists at most :data:`~.bounds.MAX_PROBLEMS` of them: the last one then is
+``too_many_errors``, saying how many more were found.
 """
 
 from __future__ import annotations
@@ -10,7 +12,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .bounds import MAX_PROBLEMS
+
 T = TypeVar("T")
+
+#: the code of the last problem listed when more were found than an answer lists
+TOO_MANY_ERRORS = "too_many_errors"
 
 
 @dataclass(frozen=True)
@@ -34,17 +41,31 @@ class Problem:
 
 
 class EngineError(ValueError):
-    """Input the engine refuses; holds one or more problems."""
+    """Input the engine refuses; holds one or more problems.
+
+    ``problems`` are the ones an answer lists (at most :data:`~.bounds.MAX_PROBLEMS`);
+    ``omitted`` counts those found beyond them, which the last listed one
+    (``too_many_errors``) reports.
+    """
 
     def __init__(self, code: str, message: str, path: str = "", *, position: int | None = None):
         super().__init__(message)
         self.problems: list[Problem] = [Problem(code, message, path)]
         self.position = position
+        self.omitted = 0
 
     @classmethod
-    def many(cls, problems: list[Problem]) -> EngineError:
+    def many(cls, problems: list[Problem], omitted: int = 0) -> EngineError:
+        """The error listing ``problems``, of which ``omitted`` more were found and not kept;
+        past :data:`~.bounds.MAX_PROBLEMS` in all, the last one listed says how many more."""
         err = cls(problems[0].code, problems[0].message, problems[0].path)
-        err.problems = list(problems)
+        if len(problems) + omitted > MAX_PROBLEMS:
+            listed = problems[: MAX_PROBLEMS - 1]
+            err.omitted = len(problems) + omitted - len(listed)
+            more = f"{err.omitted} more problems not shown"
+            err.problems = [*listed, Problem(TOO_MANY_ERRORS, more, "")]
+        else:
+            err.problems = list(problems)
         return err
 
     @property
@@ -60,6 +81,7 @@ class EngineError(ValueError):
         moved = [Problem(p.code, p.message, join_path(prefix, p.path)) for p in self.problems]
         err = EngineError.many(moved)
         err.position = self.position
+        err.omitted = self.omitted
         return err
 
     def as_dicts(self) -> list[dict[str, str]]:
@@ -121,19 +143,43 @@ def is_int(v: Any) -> bool:
 
 class Collector:
     """The problems found while reading one input: every parser of the engine reports them all
-    at once (a scorer fixes a record in one go), never only the first."""
+    at once (a scorer fixes a record in one go), never only the first.
+
+    It keeps the first :data:`~.bounds.MAX_PROBLEMS` and counts the rest (``omitted``): a
+    record with a million mistakes costs a hundred problems of memory, and its answer lists
+    a hundred.
+    """
 
     def __init__(self) -> None:
-        self.problems: list[Problem] = []
+        self.problems: list[Problem] = []  # the first ones found
+        self.omitted = 0  # found after those: counted, not kept
 
     def __len__(self) -> int:
-        return len(self.problems)
+        """Every problem found, kept or not."""
+        return len(self.problems) + self.omitted
 
     def add(self, code: str, message: str, path: str) -> None:
-        self.problems.append(Problem(code, message, path))
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(code, message, path))
+        else:
+            self.omitted += 1
 
     def extend(self, problems: Iterable[Problem]) -> None:
-        self.problems.extend(problems)
+        for p in problems:
+            if len(self.problems) < MAX_PROBLEMS:
+                self.problems.append(p)
+            else:
+                self.omitted += 1
+
+    def take(self, error: EngineError) -> None:
+        """A refusal's problems, with those it found and did not list."""
+        self.extend(error.problems[:-1] if error.omitted else error.problems)
+        self.omitted += error.omitted
+
+    def listed(self) -> list[Problem]:
+        """The problems an answer lists: all of them, or the first ones and then how many
+        more there were (``too_many_errors``)."""
+        return EngineError.many(self.problems, self.omitted).problems if len(self) else []
 
     def unknown_fields(self, data: dict, allowed: Iterable[str], path: str) -> None:
         """A misspelt key is an error, never ignored (RULES §5)."""
@@ -149,12 +195,12 @@ class Collector:
         try:
             return fn(*args)
         except EngineError as e:
-            self.problems.extend(e.problems)
+            self.take(e)
             return default
 
     def raise_if_any(self) -> None:
-        if self.problems:
-            raise EngineError.many(self.problems)
+        if len(self):
+            raise EngineError.many(self.problems, self.omitted)
 
 
 def join_path(prefix: str, path: str) -> str:

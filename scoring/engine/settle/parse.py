@@ -37,21 +37,27 @@ def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int
 
 def parse_record(data: Any) -> HandRecord:
     """A hand record from its JSON form; raises EngineError listing every problem found."""
-    record, problems = read_record(data)
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    record = collect_record(data, c)
+    c.raise_if_any()
     return record
 
 
 def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
-    """A hand record and the problems found reading it.
+    """A hand record and the problems found reading it (as an answer lists them)."""
+    c = Collector()
+    record = collect_record(data, c)
+    return record, c.listed()
+
+
+def collect_record(data: Any, c: Collector) -> HandRecord:
+    """A hand record, every problem found reading it collected in ``c``.
 
     Where a field is wrong the record carries a stand-in (the default preset, base 1,
     dealer 0), so the events can still be replayed and their problems reported too.
     """
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
-    c = Collector()
     c.unknown_fields(data, _RECORD_FIELDS, "")
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
@@ -90,7 +96,7 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
                 c.add("invalid_session", f"{key} is a whole number from 0 to 16", f"session.{key}")
                 draws_before = dealer_streak = 0
     ruleset = ruleset or resolve_ruleset(None)
-    record = HandRecord(
+    return HandRecord(
         ruleset=ruleset,
         base=base if is_int(base) and base >= 1 else 1,
         mode=mode if mode in MODES else ruleset.options.mode,
@@ -102,7 +108,6 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
         draws_before=draws_before,
         dealer_streak=dealer_streak,
     )
-    return record, c.problems
 
 
 def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
