@@ -608,6 +608,10 @@ def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
 def parse_situation(data: Any, path: str) -> frozenset[str]:
     if data is None:
         return frozenset()
+    if isinstance(data, list) and len(data) > len(SITUATIONS):  # more than each flag once
+        raise EngineError(
+            "invalid_situation", f"situation lists at most the {len(SITUATIONS)} flags", path
+        )
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
         raise EngineError("invalid_situation", "situation is a list of flag names", path)
     c = Collector()

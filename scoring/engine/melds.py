@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .bounds import MAX_MELDS
 from .errors import Collector, shown
 from .shapes import ALL_FACTS, COMBINE, TILE_BIT, meld_facts, only_258
 from .tiles import parse_tile, suit_of, tile_name
@@ -76,9 +77,10 @@ def parse_melds(c: Collector, data: Any, path: str) -> tuple[Meld, ...]:
     if not isinstance(data, list):
         c.add("invalid_melds", "melds must be a list", path)
         return ()
+    if len(data) > MAX_MELDS:  # refused as a whole: a longer list is not read
+        c.add("too_many_melds", f"a hand has at most {MAX_MELDS} melds", path)
+        return ()
     out = []
-    if len(data) > 4:
-        c.add("too_many_melds", "a hand has at most four melds", path)
     for i, item in enumerate(data):
         p = f"{path}[{i}]"
         if not isinstance(item, dict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .bounds import MAX_TILES_TEXT
 from .errors import EngineError, shown
 
 SUITS = "mps"
@@ -63,10 +64,17 @@ _SINGLE = {
 def parse_tiles(text: str, path: str = "") -> tuple[int, ...]:
     """Parse a tile list in compact or Chinese notation.
 
-    Raises EngineError(code=notation_*) naming the offending character position.
+    Raises EngineError(code=notation_*) naming the offending character position; a string
+    longer than :data:`~.bounds.MAX_TILES_TEXT` is not read at all (``notation_too_long``).
     """
     if not isinstance(text, str):
         raise EngineError("notation_type", f"tiles are given as a string, got {shown(text)}", path)
+    if len(text) > MAX_TILES_TEXT:
+        raise EngineError(
+            "notation_too_long",
+            f"a tile string is at most {MAX_TILES_TEXT} characters, this one has {len(text)}",
+            path,
+        )
     if _WELL_FORMED.fullmatch(text):
         out = []
         base = 0

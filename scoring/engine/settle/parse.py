@@ -5,13 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bounds import (
+    MAX_BASE,
+    MAX_BETTORS,
+    MAX_EVENTS,
+    MAX_NAME,
+    MAX_SESSION_DOUBLINGS,
+    MAX_WINNERS,
+    MIN_BASE,
+)
 from ..errors import Collector, EngineError, Problem, is_int, is_text, path_key, shown
 from ..evaluate import parse_situation
 from ..melds import parse_melds
 from ..rulesets import resolve_ruleset
 from ..tiles import parse_suit, parse_tile, parse_tiles
 from .dealer import bettor_seat
-from .record import KONG_KINDS, MAX_BETTORS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
+from .record import KONG_KINDS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
 
 #: the fields of each level of a hand record: any other key is refused (RULES §5)
 _RECORD_FIELDS = frozenset(
@@ -21,6 +30,7 @@ _KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn"))
 _WIN_FIELDS = frozenset(("type", "from", "tile", "situation", "winners"))
 _WINNER_FIELDS = frozenset(("seat", "concealed", "melds"))
 _DRAW_FIELDS = frozenset(("hands",))
+SEAT_KEYS = ("0", "1", "2", "3")  # the draw's hands, by seat
 _SHOWN_FIELDS = frozenset(("concealed", "melds"))
 _BETTOR_FIELDS = frozenset(("name", "tile"))
 _SESSION_FIELDS = frozenset(("draws_before", "dealer_streak"))
@@ -61,8 +71,10 @@ def collect_record(data: Any, c: Collector) -> HandRecord:
     c.unknown_fields(data, _RECORD_FIELDS, "")
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
-    if not is_int(base) or base < 1:
+    if not is_int(base) or base < MIN_BASE:
         c.add("invalid_base", f"base is a whole number ≥ 1, got {shown(base)}", "base")
+    elif base > MAX_BASE:
+        c.add("base_out_of_range", f"base is at most {MAX_BASE:,}, got {shown(base)}", "base")
     mode = data.get("mode")
     if mode is not None and mode not in MODES:
         c.add("invalid_mode", f"mode is xuezhan or single, got {shown(mode)}", "mode")
@@ -92,13 +104,14 @@ def collect_record(data: Any, c: Collector) -> HandRecord:
         draws_before = session.get("draws_before", 0)
         dealer_streak = session.get("dealer_streak", 0)
         for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
-            if not is_int(value) or not 0 <= value <= 16:
-                c.add("invalid_session", f"{key} is a whole number from 0 to 16", f"session.{key}")
+            if not is_int(value) or not 0 <= value <= MAX_SESSION_DOUBLINGS:
+                message = f"{key} is a whole number from 0 to {MAX_SESSION_DOUBLINGS}"
+                c.add("invalid_session", message, f"session.{key}")
                 draws_before = dealer_streak = 0
     ruleset = ruleset or resolve_ruleset(None)
     return HandRecord(
         ruleset=ruleset,
-        base=base if is_int(base) and base >= 1 else 1,
+        base=base if is_int(base) and MIN_BASE <= base <= MAX_BASE else 1,
         mode=mode if mode in MODES else ruleset.options.mode,
         dealer=dealer if dealer is not None else 0,
         declared_void=tuple(voids),
@@ -113,6 +126,10 @@ def collect_record(data: Any, c: Collector) -> HandRecord:
 def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
     if not isinstance(raw, list):
         c.add("invalid_events", "events is a list", "events")
+        return []
+    if len(raw) > MAX_EVENTS:  # refused as a whole: a longer list is not read
+        message = f"a hand has at most {MAX_EVENTS} events, this one has {len(raw)}"
+        c.add("too_many_events", message, "events")
         return []
     events: list[Kong | Win] = []
     for i, ev in enumerate(raw):
@@ -185,8 +202,8 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     )
     raw = ev.get("winners")
     winners = []
-    if not isinstance(raw, list) or not raw:
-        c.add("invalid_winners", "a win lists one or more winners", f"{path}.winners")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_WINNERS:
+        c.add("invalid_winners", "a win lists one to three winners", f"{path}.winners")
         raw = []
     if from_ is None and len(raw) > 1:
         c.add("several_self_draw_winners", "a self-drawn win has one winner", f"{path}.winners")
@@ -216,12 +233,16 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
         c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
         return None
-    hands = []
-    for key, hand in sorted(raw["hands"].items(), key=lambda item: path_key(item[0])):
-        path = f"draw.hands.{path_key(key)}"
-        if key not in ("0", "1", "2", "3"):
-            c.add("invalid_seat", f"draw hands are keyed by seat 0–3, got {shown(key)}", path)
+    hands = raw["hands"]
+    for key in hands:  # (however many keys were sent, only the four seats are read below)
+        if key not in SEAT_KEYS:
+            message = f"draw hands are keyed by seat 0–3, got {shown(key)}"
+            c.add("invalid_seat", message, f"draw.hands.{path_key(key)}")
+    out = []
+    for seat, key in enumerate(SEAT_KEYS):
+        if key not in hands:
             continue
+        hand, path = hands[key], f"draw.hands.{key}"
         if not isinstance(hand, dict):
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
             continue
@@ -229,8 +250,8 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
-            hands.append(Shown(int(key), concealed, melds))
-    return tuple(hands)
+            out.append(Shown(seat, concealed, melds))
+    return tuple(out)
 
 
 def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
@@ -239,7 +260,7 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
     if not isinstance(raw, list):
         c.add("invalid_bettors", "bettors is a list", "bettors")
         return []
-    if len(raw) > MAX_BETTORS:
+    if len(raw) > MAX_BETTORS:  # refused as a whole: a longer list is not read
         c.add(
             "too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table", "bettors"
         )
@@ -254,9 +275,10 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
         name = b.get("name")
         if not isinstance(name, str) or not name.strip():
             c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
-        elif not is_text(name):
+        elif len(name) > MAX_NAME or not is_text(name):
             # the settlement repeats the name: it must be text an answer can carry
-            c.add("invalid_bettor_name", "a name is text (no lone surrogate)", f"{path}.name")
+            message = f"a name is text of at most {MAX_NAME} characters (no lone surrogate)"
+            c.add("invalid_bettor_name", message, f"{path}.name")
         tile = c.attempt(parse_tile, b.get("tile"), f"{path}.tile")
         if tile is not None and isinstance(name, str):
             out.append(Bettor(name, tile, bettor_seat(dealer, tile)))
