@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from ..bounds import MAX_AMOUNT
 from ..errors import Collector, Problem
 from ..evaluate import WinningHand, check_winning_hand
 from ..melds import Meld
 from ..tiles import tile_name
 from .record import HandRecord, Kong, Shown, Win
+from .result import Payment
 
 
 def robbed_kongs(c: Collector, events: Sequence[Kong | Win]) -> set[int]:
@@ -252,3 +254,28 @@ def refuse_copies(c: Collector, rec: HandRecord, cancelled: set[int], seen: Coun
                     f"more than four {tile_name(t)} in this record (a tile has four copies)",
                     path,
                 )
+
+
+def refuse_amounts(c: Collector, payments: Sequence[Payment], totals: dict[str, int]) -> None:
+    """An amount past :data:`~..bounds.MAX_AMOUNT` (RULES §5: every amount stays exact in any
+    JSON client): the first seat payment too large (a bettor's mirror one), or else the first
+    total. Reachable only by the product of large bounds: base 10,000 × a value of 2^30 ×
+    the session's doubling (xuezhan9: up to 2^31)."""
+    for p in payments:
+        if p.amount > MAX_AMOUNT:
+            c.add(
+                "amount_out_of_range",
+                f"{p.payer} would pay {p.payee} {p.amount:,}, more than {MAX_AMOUNT:,} (2^53 − 1, "
+                "the most a JSON number holds exactly): lower the base, the cap or the doubling",
+                "draw" if p.event is None else f"events[{p.event}]",
+            )
+            return
+    for label, total in totals.items():
+        if abs(total) > MAX_AMOUNT:
+            c.add(
+                "amount_out_of_range",
+                f"{label}'s total would be {total:,}, beyond ±{MAX_AMOUNT:,} (2^53 − 1, the most "
+                "a JSON number holds exactly): lower the base, the cap or the doubling",
+                "",
+            )
+            return

@@ -82,6 +82,8 @@ class Replay:
             books[p.payee] += p.amount
         if sum(books.values()) != 0:  # pragma: no cover - transfers cannot create money
             raise AssertionError("settlement is not zero-sum")
+        refusals.refuse_amounts(self.c, self.ledger.payments, books)
+        self.c.raise_if_any()
         return Settlement(
             record=self.rec,
             wins=tuple(self.wins),
