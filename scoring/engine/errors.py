@@ -152,38 +152,40 @@ class Collector:
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []  # the first ones found
-        self.omitted = 0  # found after those: counted, not kept
+        self.found = 0  # every problem found, kept or not (read where a parser counts them)
+
+    @property
+    def omitted(self) -> int:
+        """Problems found after the first ones: counted, not kept."""
+        return self.found - len(self.problems)
 
     def __len__(self) -> int:
-        """Every problem found, kept or not."""
-        return len(self.problems) + self.omitted
+        return self.found
 
     def add(self, code: str, message: str, path: str) -> None:
-        if len(self.problems) < MAX_PROBLEMS:
+        self.found += 1
+        if self.found <= MAX_PROBLEMS:
             self.problems.append(Problem(code, message, path))
-        else:
-            self.omitted += 1
 
     def extend(self, problems: Iterable[Problem]) -> None:
         for p in problems:
-            if len(self.problems) < MAX_PROBLEMS:
+            self.found += 1
+            if self.found <= MAX_PROBLEMS:
                 self.problems.append(p)
-            else:
-                self.omitted += 1
 
     def take(self, error: EngineError) -> None:
         """A refusal's problems, with those it found and did not list."""
         self.extend(error.problems[:-1] if error.omitted else error.problems)
-        self.omitted += error.omitted
+        self.found += error.omitted
 
     def listed(self) -> list[Problem]:
         """The problems an answer lists: all of them, or the first ones and then how many
         more there were (``too_many_errors``)."""
-        return EngineError.many(self.problems, self.omitted).problems if len(self) else []
+        return EngineError.many(self.problems, self.omitted).problems if self.problems else []
 
     def unknown_fields(self, data: dict, allowed: Iterable[str], path: str) -> None:
         """A misspelt key is an error, never ignored (RULES §5)."""
-        if not isinstance(allowed, set | frozenset):
+        if not isinstance(allowed, (set, frozenset)):  # noqa: UP038 - a tuple is cheaper
             allowed = frozenset(allowed)
         if data.keys() <= allowed:
             return
@@ -199,7 +201,7 @@ class Collector:
             return default
 
     def raise_if_any(self) -> None:
-        if len(self):
+        if self.problems:  # (none kept, none omitted: the first ones are always kept)
             raise EngineError.many(self.problems, self.omitted)
 
 

@@ -533,6 +533,9 @@ def get_ruleset(preset: str = DEFAULT_PRESET, **options: Any) -> Ruleset:
     return resolve_ruleset({"preset": preset, "options": options})
 
 
+_SPEC_FIELDS = frozenset(("preset", "options"))
+
+
 def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
     """A ruleset from its spec: None (the default preset), a preset name, a dict, or a
     :class:`Ruleset` (a pinned one, e.g. from :func:`ruleset_from_description`), as is."""
@@ -548,7 +551,7 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
         name_path = path
     elif isinstance(spec, dict):
         c = Collector()
-        c.unknown_fields(spec, ("preset", "options"), path)
+        c.unknown_fields(spec, _SPEC_FIELDS, path)
         c.raise_if_any()
         name = spec.get("preset", DEFAULT_PRESET)
         given = spec.get("options", {})
@@ -745,7 +748,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
     if most > MAX_AMOUNT:
         raise EngineError(
             "value_out_of_range",
-            f"these rules could value a win at {shown(most)} base units, more than "
+            f"under these rules a win may be worth up to {shown(most)} base units, more than "
             f"{MAX_AMOUNT:,} (2^53 − 1, the most a JSON number holds exactly)",
             path,
         )

@@ -159,7 +159,7 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
 
 def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     c.unknown_fields(ev, _KONG_FIELDS, path)
-    before = len(c)
+    before = c.found
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
     if kind not in KONG_KINDS:
@@ -187,14 +187,14 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     same_turn = ev.get("same_turn", True)
     if not isinstance(same_turn, bool):
         c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
-    if len(c) > before:
+    if c.found > before:
         return None
     return Kong(i, seat, kind, tile, from_, same_turn)
 
 
 def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     c.unknown_fields(ev, _WIN_FIELDS, path)
-    before = len(c)
+    before = c.found
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
     situation = c.attempt(
@@ -220,7 +220,7 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     seats = [w.seat for w in winners]
     if len(set(seats)) != len(seats):
         c.add("duplicate_winner", "a player appears twice among the winners", f"{path}.winners")
-    if len(c) > before:
+    if c.found > before:
         return None
     return Win(i, from_, tile, situation, tuple(winners))
 

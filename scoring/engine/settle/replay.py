@@ -31,7 +31,9 @@ def settle(record: HandRecord | dict) -> Settlement:
         # a malformed event, shown hand or bettor would only make the replay report
         # follow-on errors; anything else still lets the events tell their own problems
         # (past the problems an answer lists, there is nothing more to tell)
-        if c.omitted or any(p.path.startswith(("events", "draw", "bettors")) for p in c.problems):
+        if c.problems and (
+            c.omitted or any(p.path.startswith(("events", "draw", "bettors")) for p in c.problems)
+        ):
             c.raise_if_any()
     return Replay(record, c).run()
 
@@ -103,7 +105,7 @@ class Replay:
             payments.kong_payments(self.ledger, k, self.r.options, self.others_in(k.seat))
 
     def win(self, w: Win, path: str) -> None:
-        before = len(self.c)
+        before = self.c.found
         prev = self.rec.events[w.index - 1] if w.index else None
         prev_kong = prev if isinstance(prev, Kong) else None
         refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
@@ -140,7 +142,7 @@ class Replay:
         self.n_winners += len(w.winners)
         if self.rec.mode == "single" or self.n_winners >= 3:
             self.ended = True
-        if len(self.c) > before:
+        if self.c.found > before:
             return
         self.first_win = self.first_win or w
         for seat, v in valued:
@@ -172,7 +174,7 @@ class Replay:
         still_in = [s for s in range(4) if self.in_hand[s]]
         shown = {h.seat: h for h in self.rec.draw}
         refusals.refuse_draw(self.c, shown, still_in, self.ended, self.kongs)
-        if len(self.c):  # the draw's, or an earlier event's: nothing to settle on
+        if self.c.problems:  # the draw's, or an earlier event's: nothing to settle on
             return None
         seats = tuple(self.show(shown[s]) for s in still_in)
         payments.huazhu_payments(self.ledger, seats, self.r)
