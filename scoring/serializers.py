@@ -11,6 +11,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from scoring.engine import SITUATIONS
+from scoring.engine.bounds import MAX_BASE
 
 
 class MeldSerializer(serializers.Serializer):
@@ -152,6 +153,14 @@ class PresetSerializer(RulesetDescriptionSerializer):
 class OptionSchemaSerializer(serializers.Serializer):
     key = serializers.CharField()
     allowed = serializers.JSONField(help_text="a list of values, or a description of them")
+    minimum = serializers.IntegerField(
+        allow_null=True, help_text="the smallest number allowed; null: not a number"
+    )
+    maximum = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="preset name: the largest number allowed (the cap's depends on the curve)",
+    )
     defaults = serializers.DictField(help_text="preset name: its default")
 
 
@@ -179,7 +188,7 @@ class HandRecordSerializer(serializers.Serializer):
     """A hand record (RULES §4): the rules, the dealer, what happened, and 叫马 bettors."""
 
     ruleset = RulesetField(required=False)
-    base = serializers.IntegerField(min_value=1, required=False, default=1)
+    base = serializers.IntegerField(min_value=1, max_value=MAX_BASE, required=False, default=1)
     mode = serializers.ChoiceField(choices=["xuezhan", "single"], required=False)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
     declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import Collector, EngineError, Problem
+from .errors import Collector, EngineError, Problem, shown
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS, Fact, qualifying
 from .rulesets import Ruleset, resolve_ruleset
@@ -608,6 +608,10 @@ def parse_winning_hand(data: Any, path: str = "") -> WinningHand:
 def parse_situation(data: Any, path: str) -> frozenset[str]:
     if data is None:
         return frozenset()
+    if isinstance(data, list) and len(data) > len(SITUATIONS):  # more than each flag once
+        raise EngineError(
+            "invalid_situation", f"situation lists at most the {len(SITUATIONS)} flags", path
+        )
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
         raise EngineError("invalid_situation", "situation is a list of flag names", path)
     c = Collector()
@@ -615,7 +619,7 @@ def parse_situation(data: Any, path: str) -> frozenset[str]:
         if x not in SITUATIONS:
             c.add(
                 "unknown_situation",
-                f"unknown situation flag {x!r}; flags are {', '.join(SITUATIONS)}",
+                f"unknown situation flag {shown(x)}; flags are {', '.join(SITUATIONS)}",
                 f"{path}[{i}]",
             )
     c.raise_if_any()

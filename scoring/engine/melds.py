@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .errors import Collector
+from .bounds import MAX_MELDS
+from .errors import Collector, shown
 from .shapes import ALL_FACTS, COMBINE, TILE_BIT, meld_facts, only_258
 from .tiles import parse_tile, suit_of, tile_name
 
 MELD_KINDS = ("pung", "kong")
+_MELD_FIELDS = frozenset(("kind", "tile", "concealed"))
 
 
 @dataclass(frozen=True)
@@ -75,20 +77,21 @@ def parse_melds(c: Collector, data: Any, path: str) -> tuple[Meld, ...]:
     if not isinstance(data, list):
         c.add("invalid_melds", "melds must be a list", path)
         return ()
+    if len(data) > MAX_MELDS:  # refused as a whole: a longer list is not read
+        c.add("too_many_melds", f"a hand has at most {MAX_MELDS} melds", path)
+        return ()
     out = []
-    if len(data) > 4:
-        c.add("too_many_melds", "a hand has at most four melds", path)
     for i, item in enumerate(data):
         p = f"{path}[{i}]"
         if not isinstance(item, dict):
             c.add("invalid_meld", "a meld is an object {kind, tile}", p)
             continue
-        unknown = sorted(set(item) - {"kind", "tile", "concealed"})
-        if unknown:
-            c.add("unknown_field", f"unknown meld field {unknown[0]!r}", f"{p}.{unknown[0]}")
+        c.unknown_fields(item, _MELD_FIELDS, p)
         kind = item.get("kind")
         if kind not in MELD_KINDS:
-            c.add("invalid_meld_kind", f"a meld is a pung or a kong, got {kind!r}", f"{p}.kind")
+            c.add(
+                "invalid_meld_kind", f"a meld is a pung or a kong, got {shown(kind)}", f"{p}.kind"
+            )
         concealed = item.get("concealed", False)
         if not isinstance(concealed, bool):
             c.add("invalid_type", "concealed is true or false", f"{p}.concealed")

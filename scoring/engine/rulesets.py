@@ -22,7 +22,8 @@ from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from core.names import Name
 
-from .errors import Collector, EngineError, Problem, is_int, join_path
+from .bounds import MAX_AMOUNT, MAX_CAP, MAX_OPTION_AMOUNT, MAX_ROOTS, MAX_STEPS
+from .errors import Collector, EngineError, Problem, is_int, join_path, path_key, shown
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS
 
 Curve = Literal["fan", "multiple", "points"]
@@ -72,9 +73,17 @@ _OPTION_ORDER = tuple(f.name for f in fields(Options))
 _OPTION_KEYS = frozenset(_OPTION_ORDER)
 
 
-def _check_option(key: str, value: Any, path: str) -> Problem | None:
+def _check_option(key: str, value: Any, path: str, curve: str | None) -> Problem | None:
+    """The problem of one option's value, if any; ``curve`` bounds the cap (RULES §5), unless
+    it is not known (a description whose curve is wrong, refused for that already)."""
+
     def bad(expect: str) -> Problem:
-        return Problem("invalid_option", f"option {key!r} must be {expect}, got {value!r}", path)
+        return Problem(
+            "invalid_option", f"option {key!r} must be {expect}, got {shown(value)}", path
+        )
+
+    def too_high(code: str, most: int, unit: str = "base units") -> Problem:
+        return Problem(code, f"option {key!r} is at most {most:,} {unit}, got {shown(value)}", path)
 
     if key in _CHOICES:
         if value not in _CHOICES[key]:
@@ -85,24 +94,31 @@ def _check_option(key: str, value: Any, path: str) -> Problem | None:
     elif key in _COUNTS:
         if not is_int(value) or value < 0:
             return bad("a whole number ≥ 0")
+        if value > MAX_OPTION_AMOUNT:
+            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
     elif key == "cap":
         if value is not None and (not is_int(value) or value < 1):
             return bad("a whole number ≥ 1 or null")
-    elif key == "huazhu" and not (
-        (is_int(value) and value >= 0) or value in ("cap", "chajiao_plus_fan")
-    ):
-        return bad('a whole number ≥ 0, "cap" or "chajiao_plus_fan"')
+        if value is not None and curve in MAX_CAP and value > MAX_CAP[curve]:
+            return too_high("cap_out_of_range", MAX_CAP[curve], f"on a {curve} curve")
+    elif key == "huazhu":
+        if not ((is_int(value) and value >= 0) or value in ("cap", "chajiao_plus_fan")):
+            return bad('a whole number ≥ 0, "cap" or "chajiao_plus_fan"')
+        if is_int(value) and value > MAX_OPTION_AMOUNT:
+            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
     return None
 
 
-def _check_options(c: Collector, given: dict, path: str, *, complete: bool = False) -> None:
-    """Every problem of an options object: unknown keys, wrong values (and, for a stored
-    description, missing keys)."""
-    for key in sorted(given):
-        opt_path = f"{path}.{key}"
+def _check_options(
+    c: Collector, given: dict, path: str, curve: str | None, *, complete: bool = False
+) -> None:
+    """Every problem of an options object: unknown keys, wrong values, values out of range for
+    the ruleset's curve (and, for a stored description, missing keys)."""
+    for key in sorted(given, key=path_key):
+        opt_path = f"{path}.{path_key(key)}"
         if key not in _OPTION_KEYS:
-            c.add("unknown_option", f"unknown option {key!r}", opt_path)
-        elif problem := _check_option(key, given[key], opt_path):
+            c.add("unknown_option", f"unknown option {shown(key)}", opt_path)
+        elif problem := _check_option(key, given[key], opt_path, curve):
             c.extend([problem])
     if complete:
         for key in sorted(_OPTION_KEYS - set(given)):
@@ -517,6 +533,9 @@ def get_ruleset(preset: str = DEFAULT_PRESET, **options: Any) -> Ruleset:
     return resolve_ruleset({"preset": preset, "options": options})
 
 
+_SPEC_FIELDS = frozenset(("preset", "options"))
+
+
 def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
     """A ruleset from its spec: None (the default preset), a preset name, a dict, or a
     :class:`Ruleset` (a pinned one, e.g. from :func:`ruleset_from_description`), as is."""
@@ -531,11 +550,9 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
         name, given = spec, {}
         name_path = path
     elif isinstance(spec, dict):
-        unknown = sorted(set(spec) - {"preset", "options"})
-        if unknown:
-            raise EngineError(
-                "unknown_field", f"unknown ruleset field {unknown[0]!r}", f"{path}.{unknown[0]}"
-            )
+        c = Collector()
+        c.unknown_fields(spec, _SPEC_FIELDS, path)
+        c.raise_if_any()
         name = spec.get("preset", DEFAULT_PRESET)
         given = spec.get("options", {})
         if given is None:
@@ -551,11 +568,11 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
     if preset is None:
         raise EngineError(
             "unknown_preset",
-            f"unknown preset {name!r}; presets are {', '.join(PRESETS)}",
+            f"unknown preset {shown(name)}; presets are {', '.join(PRESETS)}",
             name_path,
         )
     c = Collector()
-    _check_options(c, given, f"{path}.options")
+    _check_options(c, given, f"{path}.options", preset.curve)
     c.raise_if_any()
     options = replace(preset.defaults, **given)
     key = (preset, options)
@@ -596,12 +613,13 @@ def ruleset_from_description(description: Any, path: str = "") -> Ruleset:
     if not isinstance(description, dict):
         raise EngineError("invalid_description", "a ruleset description is an object", path)
     try:
-        canonical = _canonical(description)
-    except (TypeError, ValueError) as e:
+        # (UTF-8 refuses a lone surrogate: a UnicodeEncodeError, which is a ValueError)
+        canonical = _canonical(description).encode()
+    except (TypeError, ValueError, RecursionError) as e:
         raise EngineError(
             "invalid_description", f"a ruleset description is plain JSON: {e}", path
         ) from e
-    fingerprint = hashlib.sha256(canonical.encode()).hexdigest()
+    fingerprint = hashlib.sha256(canonical).hexdigest()
     ruleset = _DESCRIBED.get(fingerprint)
     if ruleset is None:
         ruleset = _rebuild(description, path)
@@ -631,9 +649,11 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
             c.add("invalid_description", "must be a non-empty string", where)
         return value
 
-    def whole(value: Any, where: str, least: int = 0) -> int:
+    def whole(value: Any, where: str, least: int = 0, most: int | None = None) -> int:
         if not is_int(value) or value < least:
             c.add("invalid_description", f"must be a whole number ≥ {least}", where)
+        elif most is not None and value > most:
+            c.add("invalid_description", f"must be a whole number from {least} to {most}", where)
         return value
 
     def flag(value: Any, where: str) -> bool:
@@ -656,6 +676,9 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
                 out.append((f"{where}[{i}]", row))
         return out
 
+    curve = d["curve"] if d["curve"] in CURVES else None  # (a wrong one is refused below)
+    # a table value is in the curve's unit, bounded as a cap is (RULES §5)
+    most_value = MAX_CAP.get(curve) if curve else None
     title = d["title"]
     if _check_keys(c, title, ("zh", "en"), at("title")):
         title = Name(text(title["zh"], at("title.zh")), text(title["en"], at("title.en")))
@@ -667,8 +690,10 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         table.append(
             PatternEntry(
                 code=row["code"],
-                value=whole(row["value"], f"{where}.value"),
-                roots_included=whole(row["roots_included"], f"{where}.roots_included"),
+                value=whole(row["value"], f"{where}.value", most=most_value),
+                roots_included=whole(
+                    row["roots_included"], f"{where}.roots_included", most=MAX_ROOTS
+                ),
                 option=row["option"],
                 zh=text(row["zh"], f"{where}.zh"),
                 en=text(row["en"], f"{where}.en"),
@@ -676,7 +701,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         )
     if isinstance(d["patterns"], list):
         # every winning shape needs a row to be valued by (a row refused above counts as given)
-        codes = {row.get("code") for row in d["patterns"] if isinstance(row, dict)}
+        codes = {row.get("code") for row in d["patterns"] if _has_text(row, "code")}
         for needed in ("pinghu", "qidui"):
             if needed not in codes:
                 c.add("incomplete_table", f"the table has no row for {needed}", at("patterns"))
@@ -684,7 +709,8 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
     for where, row in rows(d["extras"], _EXTRA_KEYS, at("extras")):
         one_of(row["code"], tuple(EXTRA_NAMES), f"{where}.code")
         name = Name(text(row["zh"], f"{where}.zh"), text(row["en"], f"{where}.en"))
-        extras.append(Extra(row["code"], whole(row["steps"], f"{where}.steps"), name))
+        steps = whole(row["steps"], f"{where}.steps", most=MAX_STEPS)
+        extras.append(Extra(row["code"], steps, name))
     pattern_extras = d["pattern_extras"]
     if not isinstance(pattern_extras, list):
         c.add("invalid_description", "must be a list", at("pattern_extras"))
@@ -694,7 +720,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
     options = {}
     for key in ("options", "defaults"):
         if isinstance(d[key], dict):
-            _check_options(c, d[key], at(key), complete=True)
+            _check_options(c, d[key], at(key), curve, complete=True)
             options[key] = d[key]
         else:
             c.add("invalid_description", "must be an object", at(key))
@@ -703,13 +729,13 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         "version": whole(d["version"], at("version"), least=1),
         "source": text(d["source"], at("source")),
         "curve": one_of(d["curve"], CURVES, at("curve")),
-        "fan_offset": whole(d["fan_offset"], at("fan_offset")),
+        "fan_offset": whole(d["fan_offset"], at("fan_offset"), most=MAX_CAP["fan"]),
         "next_dealer": one_of(d["next_dealer"], NEXT_DEALERS, at("next_dealer")),
         "robbing_pays_kong": flag(d["robbing_pays_kong"], at("robbing_pays_kong")),
         "session_doubling": flag(d["session_multipliers"], at("session_multipliers")),
     }
     c.raise_if_any()
-    return Ruleset(
+    ruleset = Ruleset(
         **scalars,
         title=title,
         options=Options(**options["options"]),
@@ -718,6 +744,32 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
         extras=tuple(extras),
         pattern_extras=tuple(pattern_extras),
     )
+    most = largest_value(ruleset)
+    if most > MAX_AMOUNT:
+        raise EngineError(
+            "value_out_of_range",
+            f"under these rules a win may be worth up to {shown(most)} base units, more than "
+            f"{MAX_AMOUNT:,} (2^53 − 1, the most a JSON number holds exactly)",
+            path,
+        )
+    return ruleset
+
+
+def largest_value(r: Ruleset) -> int:
+    """An upper bound of every value ``r`` gives at base 1 (a win, 查叫, a 花猪 penalty): its
+    highest table value moved up every step at once — four roots, every extra, every optional
+    pattern, the self-draw step and the 花猪's one step more — capped, with the after-cap
+    bonus; or a fixed 花猪 penalty, if that is more."""
+    roots = MAX_ROOTS * r.extra_steps.get("gen", 0)
+    steps = roots + sum(e.steps for e in r.extras if e.code != "gen") + len(r.pattern_extras) + 2
+    top = max((e.value for e in r.table), default=0)
+    huazhu = r.options.huazhu if is_int(r.options.huazhu) else 0
+    return max(r.capped_value(r.step(top, steps))[0] + 1, r.cap_value(), huazhu)
+
+
+def _has_text(row: Any, key: str) -> bool:
+    """Whether ``row`` is an object whose ``key`` is a string (a code, not a list)."""
+    return isinstance(row, dict) and isinstance(row.get(key), str)
 
 
 def _check_keys(c: Collector, data: Any, keys: tuple[str, ...], path: str) -> bool:
@@ -733,23 +785,33 @@ def _check_keys(c: Collector, data: Any, keys: tuple[str, ...], path: str) -> bo
 
 
 def option_schema() -> list[dict[str, Any]]:
-    """Every toggle with its allowed values and per-preset defaults, for clients to show."""
+    """Every toggle with its allowed values, its bounds and its per-preset defaults, for
+    clients to show. A number's ``minimum`` is one for all presets, its ``maximum`` is per
+    preset (the cap's depends on the preset's curve, RULES §5); both are null for an option
+    that is not a number."""
     out = []
     for f in fields(Options):
+        minimum: int | None = None
+        maximum: dict[str, int] | None = None
         if f.name in _CHOICES:
             allowed: Any = list(_CHOICES[f.name])
         elif f.name in _BOOLS:
             allowed = "boolean"
         elif f.name in _COUNTS:
             allowed = "integer >= 0"
+            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
         elif f.name == "cap":
             allowed = "integer >= 1 or null"
+            minimum, maximum = 1, {n: MAX_CAP[p.curve] for n, p in PRESETS.items()}
         else:
             allowed = 'integer >= 0, "cap" or "chajiao_plus_fan"'
+            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
         out.append(
             {
                 "key": f.name,
                 "allowed": allowed,
+                "minimum": minimum,
+                "maximum": maximum,
                 "defaults": {n: getattr(p.defaults, f.name) for n, p in PRESETS.items()},
             }
         )

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .errors import EngineError
+from .bounds import MAX_TILES_TEXT
+from .errors import EngineError, shown
 
 SUITS = "mps"
 SUIT_ZH = "万筒条"
@@ -63,10 +64,17 @@ _SINGLE = {
 def parse_tiles(text: str, path: str = "") -> tuple[int, ...]:
     """Parse a tile list in compact or Chinese notation.
 
-    Raises EngineError(code=notation_*) naming the offending character position.
+    Raises EngineError(code=notation_*) naming the offending character position; a string
+    longer than :data:`~.bounds.MAX_TILES_TEXT` is not read at all (``notation_too_long``).
     """
     if not isinstance(text, str):
-        raise EngineError("notation_type", "tiles must be given as a string", path)
+        raise EngineError("notation_type", f"tiles are given as a string, got {shown(text)}", path)
+    if len(text) > MAX_TILES_TEXT:
+        raise EngineError(
+            "notation_too_long",
+            f"a tile string is at most {MAX_TILES_TEXT} characters, this one has {len(text)}",
+            path,
+        )
     if _WELL_FORMED.fullmatch(text):
         out = []
         base = 0
@@ -92,13 +100,13 @@ def _parse_slowly(text: str, path: str) -> tuple[int, ...]:
             pending.append((ord(ch) - 48, pos))
         elif ch == "0":
             raise EngineError(
-                "notation_rank", f"rank 0 at position {pos} of {text!r}", path, position=pos
+                "notation_rank", f"rank 0 at position {pos} of {shown(text)}", path, position=pos
             )
         elif ch in _SUIT_MARKS:
             if not pending:
                 raise EngineError(
                     "notation_suit_without_rank",
-                    f"suit mark {ch!r} at position {pos} of {text!r} follows no digit",
+                    f"suit mark {ch!r} at position {pos} of {shown(text)} follows no digit",
                     path,
                     position=pos,
                 )
@@ -108,7 +116,7 @@ def _parse_slowly(text: str, path: str) -> tuple[int, ...]:
         else:
             raise EngineError(
                 "notation_character",
-                f"unexpected character {ch!r} at position {pos} of {text!r}",
+                f"unexpected character {ch!r} at position {pos} of {shown(text)}",
                 path,
                 position=pos,
             )
@@ -116,7 +124,7 @@ def _parse_slowly(text: str, path: str) -> tuple[int, ...]:
         pos = pending[0][1]
         raise EngineError(
             "notation_missing_suit",
-            f"digits from position {pos} of {text!r} have no suit mark",
+            f"digits from position {pos} of {shown(text)} have no suit mark",
             path,
             position=pos,
         )
@@ -125,12 +133,15 @@ def _parse_slowly(text: str, path: str) -> tuple[int, ...]:
 
 def parse_tile(text: str, path: str = "") -> int:
     """Parse exactly one tile (``"5p"``, ``"5筒"``)."""
-    t = _SINGLE.get(text)  # the usual case, without the general parser
+    try:
+        t = _SINGLE.get(text)  # the usual case, without the general parser
+    except TypeError:  # a list or an object: no tile (parse_tiles says so)
+        t = None
     if t is not None:
         return t
     tiles = parse_tiles(text, path)
     if len(tiles) != 1:
-        raise EngineError("not_one_tile", f"expected exactly one tile, got {text!r}", path)
+        raise EngineError("not_one_tile", f"expected exactly one tile, got {shown(text)}", path)
     return tiles[0]
 
 
@@ -155,4 +166,4 @@ def parse_suit(text: str | None, path: str = "") -> int | None:
         return None
     if isinstance(text, str) and text.strip() in _SUIT_MARKS:
         return _SUIT_MARKS[text.strip()]
-    raise EngineError("invalid_suit", f"expected a suit m, p or s, got {text!r}", path)
+    raise EngineError("invalid_suit", f"expected a suit m, p or s, got {shown(text)}", path)

@@ -5,63 +5,79 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Collector, EngineError, Problem, is_int
+from ..bounds import (
+    MAX_BASE,
+    MAX_BETTORS,
+    MAX_EVENTS,
+    MAX_NAME,
+    MAX_SESSION_DOUBLINGS,
+    MAX_WINNERS,
+    MIN_BASE,
+)
+from ..errors import Collector, EngineError, Problem, is_int, is_text, path_key, shown
 from ..evaluate import parse_situation
 from ..melds import parse_melds
 from ..rulesets import resolve_ruleset
 from ..tiles import parse_suit, parse_tile, parse_tiles
 from .dealer import bettor_seat
-from .record import KONG_KINDS, MAX_BETTORS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
+from .record import KONG_KINDS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
+
+#: the fields of each level of a hand record: any other key is refused (RULES §5)
+_RECORD_FIELDS = frozenset(
+    ("ruleset", "base", "mode", "dealer", "declared_void", "events", "draw", "bettors", "session")
+)
+_KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn"))
+_WIN_FIELDS = frozenset(("type", "from", "tile", "situation", "winners"))
+_WINNER_FIELDS = frozenset(("seat", "concealed", "melds"))
+_DRAW_FIELDS = frozenset(("hands",))
+SEAT_KEYS = ("0", "1", "2", "3")  # the draw's hands, by seat
+_SHOWN_FIELDS = frozenset(("concealed", "melds"))
+_BETTOR_FIELDS = frozenset(("name", "tile"))
+_SESSION_FIELDS = frozenset(("draws_before", "dealer_streak"))
 
 
 def _seat(c: Collector, value: Any, path: str, *, optional: bool = False) -> int | None:
     if value is None and optional:
         return None
     if not is_int(value) or not 0 <= value <= 3:
-        c.add("invalid_seat", f"a seat is 0, 1, 2 or 3, got {value!r}", path)
+        c.add("invalid_seat", f"a seat is 0, 1, 2 or 3, got {shown(value)}", path)
         return None
     return value
 
 
 def parse_record(data: Any) -> HandRecord:
     """A hand record from its JSON form; raises EngineError listing every problem found."""
-    record, problems = read_record(data)
-    if problems:
-        raise EngineError.many(problems)
+    c = Collector()
+    record = collect_record(data, c)
+    c.raise_if_any()
     return record
 
 
 def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
-    """A hand record and the problems found reading it.
+    """A hand record and the problems found reading it (as an answer lists them)."""
+    c = Collector()
+    record = collect_record(data, c)
+    return record, c.listed()
+
+
+def collect_record(data: Any, c: Collector) -> HandRecord:
+    """A hand record, every problem found reading it collected in ``c``.
 
     Where a field is wrong the record carries a stand-in (the default preset, base 1,
     dealer 0), so the events can still be replayed and their problems reported too.
     """
     if not isinstance(data, dict):
         raise EngineError("invalid_record", "a hand record is a JSON object", "")
-    c = Collector()
-    c.unknown_fields(
-        data,
-        {
-            "ruleset",
-            "base",
-            "mode",
-            "dealer",
-            "declared_void",
-            "events",
-            "draw",
-            "bettors",
-            "session",
-        },
-        "",
-    )
+    c.unknown_fields(data, _RECORD_FIELDS, "")
     ruleset = c.attempt(resolve_ruleset, data.get("ruleset"), "ruleset")
     base = data.get("base", 1)
-    if not is_int(base) or base < 1:
-        c.add("invalid_base", f"base is a whole number ≥ 1, got {base!r}", "base")
+    if not is_int(base) or base < MIN_BASE:
+        c.add("invalid_base", f"base is a whole number ≥ 1, got {shown(base)}", "base")
+    elif base > MAX_BASE:
+        c.add("base_out_of_range", f"base is at most {MAX_BASE:,}, got {shown(base)}", "base")
     mode = data.get("mode")
     if mode is not None and mode not in MODES:
-        c.add("invalid_mode", f"mode is xuezhan or single, got {mode!r}", "mode")
+        c.add("invalid_mode", f"mode is xuezhan or single, got {shown(mode)}", "mode")
     dealer = _seat(c, data.get("dealer", 0), "dealer")
     voids: list[int | None] = [None] * 4
     raw_voids = data.get("declared_void")
@@ -77,22 +93,25 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
     events = _parse_events(c, data.get("events", []))
     draw = _parse_draw(c, data.get("draw"))
     bettors = _parse_bettors(c, data.get("bettors"), dealer or 0)
-    session = data.get("session") or {}
+    session = data.get("session")
+    if session is None:
+        session = {}
     draws_before = dealer_streak = 0
     if not isinstance(session, dict):
         c.add("invalid_session", "session is an object", "session")
     else:
-        c.unknown_fields(session, {"draws_before", "dealer_streak"}, "session")
+        c.unknown_fields(session, _SESSION_FIELDS, "session")
         draws_before = session.get("draws_before", 0)
         dealer_streak = session.get("dealer_streak", 0)
         for key, value in (("draws_before", draws_before), ("dealer_streak", dealer_streak)):
-            if not is_int(value) or not 0 <= value <= 16:
-                c.add("invalid_session", f"{key} is a whole number from 0 to 16", f"session.{key}")
+            if not is_int(value) or not 0 <= value <= MAX_SESSION_DOUBLINGS:
+                message = f"{key} is a whole number from 0 to {MAX_SESSION_DOUBLINGS}"
+                c.add("invalid_session", message, f"session.{key}")
                 draws_before = dealer_streak = 0
     ruleset = ruleset or resolve_ruleset(None)
-    record = HandRecord(
+    return HandRecord(
         ruleset=ruleset,
-        base=base if is_int(base) and base >= 1 else 1,
+        base=base if is_int(base) and MIN_BASE <= base <= MAX_BASE else 1,
         mode=mode if mode in MODES else ruleset.options.mode,
         dealer=dealer if dealer is not None else 0,
         declared_void=tuple(voids),
@@ -102,12 +121,15 @@ def read_record(data: Any) -> tuple[HandRecord, list[Problem]]:
         draws_before=draws_before,
         dealer_streak=dealer_streak,
     )
-    return record, c.problems
 
 
 def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
     if not isinstance(raw, list):
         c.add("invalid_events", "events is a list", "events")
+        return []
+    if len(raw) > MAX_EVENTS:  # refused as a whole: a longer list is not read
+        message = f"a hand has at most {MAX_EVENTS} events, this one has {len(raw)}"
+        c.add("too_many_events", message, "events")
         return []
     events: list[Kong | Win] = []
     for i, ev in enumerate(raw):
@@ -125,21 +147,25 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
             if win:
                 events.append(win)
         else:
+            # a misspelt "type" is named as well as missed
+            c.unknown_fields(ev, _KONG_FIELDS | _WIN_FIELDS, path)
             c.add(
-                "invalid_event_type", f"an event is a kong or a win, got {kind!r}", f"{path}.type"
+                "invalid_event_type",
+                f"an event is a kong or a win, got {shown(kind)}",
+                f"{path}.type",
             )
     return events
 
 
 def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
-    c.unknown_fields(ev, {"type", "seat", "kind", "tile", "from", "same_turn"}, path)
-    before = len(c)
+    c.unknown_fields(ev, _KONG_FIELDS, path)
+    before = c.found
     seat = _seat(c, ev.get("seat"), f"{path}.seat")
     kind = ev.get("kind")
     if kind not in KONG_KINDS:
         c.add(
             "invalid_kong_kind",
-            f"a kong is concealed, direct or added, got {kind!r}",
+            f"a kong is concealed, direct or added, got {shown(kind)}",
             f"{path}.kind",
         )
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
@@ -161,14 +187,14 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     same_turn = ev.get("same_turn", True)
     if not isinstance(same_turn, bool):
         c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
-    if len(c) > before:
+    if c.found > before:
         return None
     return Kong(i, seat, kind, tile, from_, same_turn)
 
 
 def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
-    c.unknown_fields(ev, {"type", "from", "tile", "situation", "winners"}, path)
-    before = len(c)
+    c.unknown_fields(ev, _WIN_FIELDS, path)
+    before = c.found
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
     tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
     situation = c.attempt(
@@ -176,8 +202,8 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     )
     raw = ev.get("winners")
     winners = []
-    if not isinstance(raw, list) or not raw:
-        c.add("invalid_winners", "a win lists one or more winners", f"{path}.winners")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_WINNERS:
+        c.add("invalid_winners", "a win lists one to three winners", f"{path}.winners")
         raw = []
     if from_ is None and len(raw) > 1:
         c.add("several_self_draw_winners", "a self-drawn win has one winner", f"{path}.winners")
@@ -186,7 +212,7 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
         if not isinstance(w, dict):
             c.add("invalid_winner", "a winner is an object {seat, concealed, melds}", wpath)
             continue
-        c.unknown_fields(w, {"seat", "concealed", "melds"}, wpath)
+        c.unknown_fields(w, _WINNER_FIELDS, wpath)
         seat = _seat(c, w.get("seat"), f"{wpath}.seat")
         concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
@@ -194,7 +220,7 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     seats = [w.seat for w in winners]
     if len(set(seats)) != len(seats):
         c.add("duplicate_winner", "a player appears twice among the winners", f"{path}.winners")
-    if len(c) > before:
+    if c.found > before:
         return None
     return Win(i, from_, tile, situation, tuple(winners))
 
@@ -202,25 +228,30 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
 def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
     if raw is None:
         return None
+    if isinstance(raw, dict):  # a misspelt "hands" is named as well as missed
+        c.unknown_fields(raw, _DRAW_FIELDS, "draw")
     if not isinstance(raw, dict) or not isinstance(raw.get("hands"), dict):
         c.add("invalid_draw", 'draw is {"hands": {seat: {concealed, melds}}}', "draw")
         return None
-    c.unknown_fields(raw, {"hands"}, "draw")
-    shown = []
-    for key, hand in sorted(raw["hands"].items()):
-        path = f"draw.hands.{key}"
-        if key not in ("0", "1", "2", "3"):
-            c.add("invalid_seat", f"draw hands are keyed by seat 0–3, got {key!r}", path)
+    hands = raw["hands"]
+    for key in hands:  # (however many keys were sent, only the four seats are read below)
+        if key not in SEAT_KEYS:
+            message = f"draw hands are keyed by seat 0–3, got {shown(key)}"
+            c.add("invalid_seat", message, f"draw.hands.{path_key(key)}")
+    out = []
+    for seat, key in enumerate(SEAT_KEYS):
+        if key not in hands:
             continue
+        hand, path = hands[key], f"draw.hands.{key}"
         if not isinstance(hand, dict):
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
             continue
-        c.unknown_fields(hand, {"concealed", "melds"}, path)
+        c.unknown_fields(hand, _SHOWN_FIELDS, path)
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
         if concealed is not None:
-            shown.append(Shown(int(key), concealed, melds))
-    return tuple(shown)
+            out.append(Shown(seat, concealed, melds))
+    return tuple(out)
 
 
 def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
@@ -229,7 +260,7 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
     if not isinstance(raw, list):
         c.add("invalid_bettors", "bettors is a list", "bettors")
         return []
-    if len(raw) > MAX_BETTORS:
+    if len(raw) > MAX_BETTORS:  # refused as a whole: a longer list is not read
         c.add(
             "too_many_bettors", f"at most {MAX_BETTORS} bettors stand behind one table", "bettors"
         )
@@ -240,10 +271,14 @@ def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:
         if not isinstance(b, dict):
             c.add("invalid_bettor", "a bettor is {name, tile}", path)
             continue
-        c.unknown_fields(b, {"name", "tile"}, path)
+        c.unknown_fields(b, _BETTOR_FIELDS, path)
         name = b.get("name")
         if not isinstance(name, str) or not name.strip():
             c.add("invalid_bettor_name", "a bettor has a name", f"{path}.name")
+        elif len(name) > MAX_NAME or not is_text(name):
+            # the settlement repeats the name: it must be text an answer can carry
+            message = f"a name is text of at most {MAX_NAME} characters (no lone surrogate)"
+            c.add("invalid_bettor_name", message, f"{path}.name")
         tile = c.attempt(parse_tile, b.get("tile"), f"{path}.tile")
         if tile is not None and isinstance(name, str):
             out.append(Bettor(name, tile, bettor_seat(dealer, tile)))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bounds import MAX_BETTORS
 from ..melds import Meld
 from ..rulesets import Ruleset
 
 KONG_KINDS = ("concealed", "direct", "added")
 MODES = ("xuezhan", "single")
-MAX_BETTORS = 32  # each draws a tile from the wall: far more than a table ever has
 
 SEAT_LABELS = ("S0", "S1", "S2", "S3")
 BETTOR_LABELS = tuple(f"B{i}" for i in range(MAX_BETTORS))

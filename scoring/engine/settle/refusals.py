@@ -11,31 +11,55 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from ..bounds import MAX_AMOUNT
 from ..errors import Collector, Problem
 from ..evaluate import WinningHand, check_winning_hand
 from ..melds import Meld
 from ..tiles import tile_name
 from .record import HandRecord, Kong, Shown, Win
+from .result import Payment
 
 
 def robbed_kongs(c: Collector, events: Sequence[Kong | Win]) -> set[int]:
-    """Added kongs robbed by the win right after them (抢杠): cancelled, paying nothing. The
-    kong right before a 抢杠 win, if it is the robbed player's, must be an added kong of the
-    winning tile; a record may also leave the cancelled kong out (RULES §4.5)."""
-    out = set()
+    """The kongs robbed by 抢杠 (RULES §4.5): cancelled, paying nothing.
+
+    The robbed kong is the robbed player's (the win's ``from``) added kong of the winning tile.
+    If it is the event right before the win it is cancelled; a record may also leave it out,
+    and then whatever the robbed player konged before (another tile) stands and is paid as
+    usual — he may well have added the robbed tile on the replacement of that kong.
+
+    Any other kong of the winning tile by the robbed player cannot be: he was adding the fourth
+    copy to his pung, so he held no kong of that tile (a concealed or direct kong is all four
+    copies, and 抢杠 robs only an added kong), and an added kong of it made earlier would have
+    been robbed then, not at this win. Refused (``robbing_kong_mismatch``).
+    """
+    out: set[int] = set()
     for i, ev in enumerate(events):
-        if not isinstance(ev, Win) or "robbing_kong" not in ev.situation or i == 0:
+        if not isinstance(ev, Win) or ev.from_ is None or "robbing_kong" not in ev.situation:
             continue
-        prev = events[i - 1]
-        if isinstance(prev, Kong) and prev.seat == ev.from_:
-            if prev.kind != "added" or prev.tile != ev.tile:
+        prev = events[i - 1] if i else None
+        if (
+            isinstance(prev, Kong)
+            and prev.seat == ev.from_
+            and prev.kind == "added"
+            and prev.tile == ev.tile
+        ):
+            out.add(prev.index)
+        for k in events[:i]:
+            if (
+                isinstance(k, Kong)
+                and k.seat == ev.from_
+                and k.tile == ev.tile
+                and k.index not in out
+            ):
+                where = "right before" if k is prev else f"at events[{k.index}], before"
                 c.add(
                     "robbing_kong_mismatch",
-                    "抢杠 robs an added kong (弯杠) of the winning tile; the kong before "
-                    f"is a {prev.kind} kong of {tile_name(prev.tile)}",
+                    f"抢杠 robs the added kong (弯杠) of {tile_name(ev.tile)} being made right "
+                    f"before the win; seat {k.seat}'s {k.kind} kong of it {where} the win "
+                    "already holds all four copies",
                     f"events[{i}].situation",
                 )
-            out.add(prev.index)
     return out
 
 
@@ -230,3 +254,28 @@ def refuse_copies(c: Collector, rec: HandRecord, cancelled: set[int], seen: Coun
                     f"more than four {tile_name(t)} in this record (a tile has four copies)",
                     path,
                 )
+
+
+def refuse_amounts(c: Collector, payments: Sequence[Payment], totals: dict[str, int]) -> None:
+    """An amount past :data:`~..bounds.MAX_AMOUNT` (RULES §5: every amount stays exact in any
+    JSON client): the first seat payment too large (a bettor's mirror one), or else the first
+    total. Reachable only by the product of large bounds: base 10,000 × a value of 2^30 ×
+    the session's doubling (xuezhan9: up to 2^31)."""
+    for p in payments:
+        if p.amount > MAX_AMOUNT:
+            c.add(
+                "amount_out_of_range",
+                f"{p.payer} would pay {p.payee} {p.amount:,}, more than {MAX_AMOUNT:,} (2^53 − 1, "
+                "the most a JSON number holds exactly): lower the base, the cap or the doubling",
+                "draw" if p.event is None else f"events[{p.event}]",
+            )
+            return
+    for label, total in totals.items():
+        if abs(total) > MAX_AMOUNT:
+            c.add(
+                "amount_out_of_range",
+                f"{label}'s total would be {total:,}, beyond ±{MAX_AMOUNT:,} (2^53 − 1, the most "
+                "a JSON number holds exactly): lower the base, the cap or the doubling",
+                "",
+            )
+            return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import Collector, EngineError, Problem
+from ..errors import Collector
 from ..evaluate import Valuation, WinningHand, evaluate_key, situation_bits
 from ..melds import MeldGroup
 from ..shapes import TILE_BIT, hand_key
@@ -18,31 +18,34 @@ from ..waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
 from . import payments, refusals
 from .bettors import with_bettors
 from .dealer import next_dealer, session_multiplier
-from .parse import read_record
+from .parse import collect_record
 from .record import BETTOR_LABELS, SEAT_LABELS, HandRecord, Kong, Shown, Win
 from .result import DrawSeat, Settlement, WinResult
 
 
 def settle(record: HandRecord | dict) -> Settlement:
     """Replay a hand record and settle it; raises EngineError listing every refusal."""
-    problems: list[Problem] = []
+    c = Collector()
     if not isinstance(record, HandRecord):
-        record, problems = read_record(record)
+        record = collect_record(record, c)
         # a malformed event, shown hand or bettor would only make the replay report
         # follow-on errors; anything else still lets the events tell their own problems
-        if any(p.path.startswith(("events", "draw", "bettors")) for p in problems):
-            raise EngineError.many(problems)
-    return Replay(record, problems).run()
+        # (past the problems an answer lists, there is nothing more to tell)
+        if c.problems and (
+            c.omitted or any(p.path.startswith(("events", "draw", "bettors")) for p in c.problems)
+        ):
+            c.raise_if_any()
+    return Replay(record, c).run()
 
 
 class Replay:
     """One hand played through, event by event."""
 
-    def __init__(self, rec: HandRecord, problems: list[Problem] | None = None) -> None:
+    def __init__(self, rec: HandRecord, collector: Collector | None = None) -> None:
         self.rec = rec
         self.r = rec.ruleset
-        self.c = Collector()
-        self.c.extend(problems or ())
+        # the problems found so far (reading the record), to which the replay adds its own
+        self.c = collector if collector is not None else Collector()
         self.ledger = payments.Ledger(rec.base * session_multiplier(rec))
         self.in_hand = [True, True, True, True]
         self.kongs: list[Kong] = []  # the kongs made so far (a robbed one was never made)
@@ -81,6 +84,8 @@ class Replay:
             books[p.payee] += p.amount
         if sum(books.values()) != 0:  # pragma: no cover - transfers cannot create money
             raise AssertionError("settlement is not zero-sum")
+        refusals.refuse_amounts(self.c, self.ledger.payments, books)
+        self.c.raise_if_any()
         return Settlement(
             record=self.rec,
             wins=tuple(self.wins),
@@ -100,7 +105,7 @@ class Replay:
             payments.kong_payments(self.ledger, k, self.r.options, self.others_in(k.seat))
 
     def win(self, w: Win, path: str) -> None:
-        before = len(self.c.problems)
+        before = self.c.found
         prev = self.rec.events[w.index - 1] if w.index else None
         prev_kong = prev if isinstance(prev, Kong) else None
         refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
@@ -137,7 +142,7 @@ class Replay:
         self.n_winners += len(w.winners)
         if self.rec.mode == "single" or self.n_winners >= 3:
             self.ended = True
-        if len(self.c.problems) > before:
+        if self.c.found > before:
             return
         self.first_win = self.first_win or w
         for seat, v in valued:

@@ -63,7 +63,8 @@ rulesets = st.one_of(
         st.fixed_dictionaries(
             {},
             optional={
-                "cap": st.one_of(st.none(), st.integers(1, 40)),
+                # (30: the highest cap on a fan curve, RULES §5)
+                "cap": st.one_of(st.none(), st.integers(1, 30)),
                 "self_draw_bonus": st.sampled_from(("none", "add_one", "add_fan")),
                 "daiyaojiu": st.booleans(),
                 "jiangdui": st.booleans(),

@@ -23,13 +23,12 @@ def test_meld_group_key_counts_each_meld_by_its_size():
 
 
 def test_every_meld_problem_is_collected():
-    """Five melds (at most four), an unknown field, a wrong kind, a concealed pung and a bad
-    tile: each is one problem with its path, all in one answer."""
+    """An unknown field, a wrong kind, a concealed pung and a bad tile: each is one problem
+    with its path, all in one answer."""
     c = Collector()
     melds = parse_melds(
         c,
         [
-            {"kind": "kong", "tile": "1m"},
             {"kind": "pung", "tile": "2m", "colour": "red"},
             {"kind": "chow", "tile": "3m"},
             {"kind": "pung", "tile": "4m", "concealed": True},
@@ -38,11 +37,20 @@ def test_every_meld_problem_is_collected():
         "melds",
     )
     assert [(p.code, p.path) for p in c.problems] == [
-        ("too_many_melds", "melds"),
-        ("unknown_field", "melds[1].colour"),
-        ("invalid_meld_kind", "melds[2].kind"),
-        ("concealed_pung", "melds[3].concealed"),
-        ("notation_rank", "melds[4].tile"),
+        ("unknown_field", "melds[0].colour"),
+        ("invalid_meld_kind", "melds[1].kind"),
+        ("concealed_pung", "melds[2].concealed"),
+        ("notation_rank", "melds[3].tile"),
     ]
     # the well-formed ones are still read (a concealed pung keeps its flag for the refusal)
-    assert melds == (Meld("kong", 0), Meld("pung", 1), Meld("pung", 3, True))
+    assert melds == (Meld("pung", 1), Meld("pung", 3, True))
+
+
+def test_more_than_four_melds_are_refused_as_a_whole():
+    """A hand lays down at most four melds (RULES §2: 14 tiles, a meld counts 3): a longer list
+    is refused as a whole and not read, however long it is (issue 11: a 2.6 MB list of melds
+    took 14 s to answer)."""
+    c = Collector()
+    melds = parse_melds(c, [{"kind": "chow", "tile": "0m"}] * 100_000, "melds")
+    assert [(p.code, p.path) for p in c.problems] == [("too_many_melds", "melds")]
+    assert melds == ()

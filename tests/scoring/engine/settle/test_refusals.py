@@ -126,12 +126,10 @@ CASES = [
     ("kong_discard_without_kong", "events[1].situation",
      record([kong(3, "concealed", "9s"),
              win("4p", winner(1, PINGHU), frm=2, situation=["kong_discard"])])),
-    # 抢杠 of a concealed kong, or of an added kong of another tile
+    # 抢杠 of the winning tile right after the robbed player's concealed kong of that tile
+    # (an earlier kong of another tile stands: test_robbing_kong.py)
     ("robbing_kong_mismatch", "events[1].situation",
-     record([kong(2, "concealed", "9s"),
-             win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"])])),
-    ("robbing_kong_mismatch", "events[1].situation",
-     record([kong(2, "added", "9s"),
+     record([kong(2, "concealed", "4p"),
              win("4p", winner(1, PINGHU), frm=2, situation=["robbing_kong"])])),
     # 天胡 by a non-dealer; not self-drawn; with an earlier event
     ("heavenly_impossible", "events[0].situation",
@@ -356,3 +354,50 @@ def test_more_refusals_with_code_and_path(code, path, events):
     with pytest.raises(EngineError) as info:
         settle(record(events))
     assert (code, path) in [(p.code, p.path) for p in info.value.problems]
+
+
+# Every level of a record, each with a misspelt key (RULES §5: a misspelt key is an error,
+# never ignored). The scorer meant the field on the right.
+MISSPELT = [
+    (record([OK_WIN], rulset="chengdu"), ["rulset"]),  # ruleset
+    (record([OK_WIN], ruleset={"preset": "chengdu", "option": {"cap": 16}}), ["ruleset.option"]),
+    (record([OK_WIN], ruleset={"presets": "chengdu", "opts": {}}),  # both keys misspelt
+     ["ruleset.opts", "ruleset.presets"]),
+    (record([{**kong(1, "concealed", "9s"), "sametrun": False}]), ["events[0].sametrun"]),
+    (record([{**OK_WIN, "situations": ["kong_discard"]}]), ["events[0].situations"]),
+    # an event whose "type" is misspelt: named, besides the missing type
+    (record([{"typ": "kong", "seat": 1, "kind": "concealed", "tile": "9s"}]), ["events[0].typ"]),
+    (record([win("4p", {**winner(1, PINGHU), "meld": []}, frm=2)]),
+     ["events[0].winners[0].meld"]),
+    (record([win("4p", winner(1, "123m456m11p23p", [{**meld("pung", "9m"), "concealled": False,
+                                                     "tiles": "9m"}]), frm=2)]),
+     ["events[0].winners[0].melds[0].concealled", "events[0].winners[0].melds[0].tiles"]),
+    # the draw's own "hands" misspelt: named, besides the draw having no hands
+    (record([OK_WIN], draw={"hand": {"0": hand(DRAW_READY)}}), ["draw.hand"]),
+    (record([OK_WIN], draw={"hands": {"0": {"concealed": DRAW_READY, "meld": []}}}),
+     ["draw.hands.0.meld"]),
+    (record([OK_WIN], bettors=[{"nmae": "老王", "tile": "6s"}]), ["bettors[0].nmae"]),
+    (record([OK_WIN], session={"draws_befor": 2}), ["session.draws_befor"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rec", "paths"),
+    MISSPELT,
+    ids=["record", "ruleset", "ruleset-both", "kong", "win", "event-type", "winner", "meld",
+         "draw", "draw-hand", "bettor", "session"],
+)  # fmt: skip
+def test_a_misspelt_key_is_refused_at_every_level_of_a_record(rec, paths):
+    """Each unknown key is an ``unknown_field`` at its own path; all of them, not the first.
+    (Before: the draw's misspelt ``hands`` and an event's misspelt ``type`` were only missed,
+    never named, and a meld or a ruleset spec reported its first unknown key alone.)"""
+    found = problems_of(rec)
+    assert sorted(path for code, path in found if code == "unknown_field") == paths
+
+
+def test_a_session_that_is_not_an_object_is_refused():
+    """``session: []`` or ``false`` was read as no session at all: an ill-typed field is an
+    error, never ignored. (``null`` still means none.)"""
+    assert ("invalid_session", "session") in problems_of(record([OK_WIN], session=[]))
+    assert ("invalid_session", "session") in problems_of(record([OK_WIN], session=False))
+    assert settle(record([OK_WIN], session=None)).as_dict()["multiplier"] == 1
