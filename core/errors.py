@@ -15,9 +15,26 @@ from typing import Any
 ErrorItem = dict[str, str]
 
 
+#: an answer lists at most this many problems, the last one then saying how many more there
+#: were (the engine keeps to the same number, ``scoring.engine.bounds.MAX_PROBLEMS``)
+MAX_PROBLEMS = 100
+
+
 def problem(path: str, code: str, message: str) -> ErrorItem:
     """One error item."""
     return {"path": str(path), "code": str(code), "message": str(message)}
+
+
+def listed(items: list[ErrorItem]) -> list[ErrorItem]:
+    """The problems an answer lists: all of them up to ``MAX_PROBLEMS``, else the first ones and
+    a last saying how many more (a list of 10,000 bad items is not answered 10,000 times)."""
+    if len(items) <= MAX_PROBLEMS:
+        return items
+    more = len(items) - (MAX_PROBLEMS - 1)
+    return [
+        *items[: MAX_PROBLEMS - 1],
+        problem("", "too_many_errors", f"{more} more problems not shown"),
+    ]
 
 
 def _rebuild(cls: type[ServiceError], problems: list[ErrorItem]) -> ServiceError:

@@ -27,7 +27,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import errors
-from core.errors import ErrorItem, problem
+from core.errors import ErrorItem, listed, problem
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]):
     if response is None:
         return None  # Unhandled: Django turns it into a 500 (handler500 answers JSON for /api/).
     if isinstance(exc, exceptions.APIException):
-        response.data = {"errors": error_items(exc)}
+        response.data = {"errors": listed(error_items(exc))}
     return response
 
 

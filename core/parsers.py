@@ -2,13 +2,16 @@
 
 A document nested deeper than ``JSON_MAX_DEPTH`` levels is refused (400 ``too_deep``) before
 any serializer, the engine or an error path walks it recursively; so is an integer longer than
-Python converts (400 ``number_too_long``). The body's size is bounded before it is read
+Python converts (400 ``number_too_long``), and so is text with a lone surrogate (a ``"\ud800"``
+escape that is half of no character: 400 ``invalid_text``), which no answer could echo back
+in UTF-8. The body's size is bounded before it is read
 (``core.middleware.RequestBodyLimitMiddleware``).
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 import sys
 from typing import Any
 
@@ -17,7 +20,12 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 from rest_framework.utils import json
 
+from core import http  # a module: core.http reads DRF's settings, which import this one
+from core.errors import problem
+
 DEFAULT_MAX_DEPTH = 32
+#: the escape of a surrogate (``\ud83d\ude00`` is one emoji; ``\ud800`` alone is no text)
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def too_deep(limit: int) -> ParseError:
@@ -37,6 +45,32 @@ def nesting_exceeds(data: Any, limit: int) -> bool:
     return False
 
 
+def lone_surrogate_at(data: Any) -> str | None:
+    """Where a string of ``data`` (parsed JSON) is not text UTF-8 can carry: the path of the
+    value, or of the object whose key it is; None when all is text."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str) and not is_text(value):
+            return path
+        if isinstance(value, dict):
+            for key, child in value.items():
+                if not is_text(key):
+                    return path
+                stack.append((child, http.join_path(path, key)))
+        elif isinstance(value, list):
+            stack.extend((child, http.join_path(path, i)) for i, child in enumerate(value))
+    return None
+
+
+def is_text(value: str) -> bool:
+    try:
+        value.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def bounded_int(digits: str) -> int:
     """``int()`` for the JSON decoder, refusing what Python refuses to convert, as a 400."""
     limit = sys.get_int_max_str_digits()
@@ -52,8 +86,9 @@ class JSONParser(parsers.JSONParser):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         limit = getattr(settings, "JSON_MAX_DEPTH", DEFAULT_MAX_DEPTH)
         try:
-            data = json.load(
-                codecs.getreader(encoding)(stream),
+            text = codecs.getreader(encoding)(stream).read()
+            data = json.loads(
+                text,
                 parse_constant=json.strict_constant if self.strict else None,
                 parse_int=bounded_int,
             )
@@ -63,4 +98,7 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(f"JSON parse error - {exc}") from None
         if nesting_exceeds(data, limit):
             raise too_deep(limit)
+        if SURROGATE_ESCAPE.search(text) and (path := lone_surrogate_at(data)) is not None:
+            message = "not text: a lone surrogate (a \\ud800–\\udfff escape, half a character)"
+            raise http.ErrorItems([problem(path, "invalid_text", message)], 400)
         return data

@@ -13,8 +13,9 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.serializers import Serializer
 
-from core.api import BaseView
+from core.api import BaseView, unknown_fields
 from core.errors import Invalid, NotFound
 from core.pagination import StandardPagination
 from scoring.engine import (
@@ -51,9 +52,13 @@ def engine_call(fn, *args: Any) -> Any:
         raise Invalid(e.as_dicts()) from e
 
 
-def request_object(request: Request) -> dict[str, Any]:
+def request_object(request: Request, shape: type[Serializer] | None = None) -> dict[str, Any]:
+    """The request's JSON object; with ``shape``, a field ``shape`` does not know is refused (a
+    misspelt ``self_draw`` would otherwise evaluate a win on a discard)."""
     if not isinstance(request.data, dict):
         raise Invalid.single("", "invalid_body", "the request body must be a JSON object")
+    if shape is not None and (problems := unknown_fields(request.data, shape())):
+        raise Invalid(problems)
     return request.data
 
 
@@ -85,7 +90,7 @@ class EvaluateView(EngineView):
         ],
     )
     def post(self, request: Request) -> Response:
-        data = request_object(request)
+        data = request_object(request, EvaluateInputSerializer)
         ruleset = engine_call(resolve_ruleset, data.get("ruleset"))
         hand = engine_call(parse_winning_hand, data)
         return Response(engine_call(evaluate, hand, ruleset).as_dict())
@@ -96,7 +101,7 @@ class WaitsView(EngineView):
 
     @extend_schema(request=WaitsInputSerializer, responses=WaitsOutputSerializer)
     def post(self, request: Request) -> Response:
-        data = request_object(request)
+        data = request_object(request, WaitsInputSerializer)
         ruleset = engine_call(resolve_ruleset, data.get("ruleset"))
         concealed, melds, void, visible = engine_call(parse_waiting_hand, data)
         result = engine_call(readiness, concealed, ruleset, melds, void, visible)
@@ -141,7 +146,7 @@ class RulesetResolveView(EngineView):
 
     @extend_schema(request=ResolveInputSerializer, responses=ResolvedRulesetSerializer)
     def post(self, request: Request) -> Response:
-        data = request_object(request)
+        data = request_object(request, ResolveInputSerializer)
         ruleset = engine_call(resolve_ruleset, data.get("ruleset"))
         return Response(
             {"spec": ruleset.to_spec(), "fingerprint": ruleset.fingerprint, **ruleset.as_dict()}

@@ -156,3 +156,22 @@ def test_players_one_may_see_can_be_named(club, organiser, hidden):
                                    format="json")  # fmt: skip
     assert add.status_code == 201, add.json()
     assert Membership.objects.filter(club=club, player=hidden).exists()
+
+
+def test_an_answer_lists_at_most_a_hundred_problems(club, organiser, members):
+    """300 bettors each with a misspelt field are 300 problems: the answer lists 99 and says how
+    many more (RULES §5, as the engine's own answers), instead of growing with the input."""
+    body = {"players": [p.pk for p in members], "bettors": [{"nmae": "x"}] * 300}
+    response = organiser.post("/api/v1/clubs/home/sessions/", body, format="json")
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert len(errors) == 100
+    assert errors[0] == {"path": "bettors[0].nmae", "code": "unknown_field",
+                         "message": "unknown field 'nmae'"}  # fmt: skip
+    assert errors[-1]["code"] == "too_many_errors"
+    assert errors[-1]["message"].startswith("201 more problems")  # 300 − 99 listed
+    session = TableSessionFactory(club=club, seated=members)
+    hand = {**PINGHU, "bettors": [{"name": f"B{i}", "on": 0} for i in range(300)]}
+    errors = organiser.post(f"/api/v1/sessions/{session.pk}/hands/", hand,
+                            format="json").json()["errors"]  # fmt: skip
+    assert len(errors) == 100 and errors[-1]["code"] == "too_many_errors"

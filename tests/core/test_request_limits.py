@@ -92,6 +92,29 @@ def test_an_integer_python_converts_is_parsed(writer, json_errors):
     assert json_errors(response)[0]["code"] == "notation_type"  # the engine's own refusal
 
 
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        (r'{"concealed": "1m\ud800"}', "concealed"),
+        (r'{"melds": [{"kind": "pung", "tile": "\udfff"}]}', "melds[0].tile"),
+        (r'{"melds": [{"\ud800": 1}]}', "melds[0]"),  # a key: its object is named
+    ],
+)
+@pytest.mark.parametrize("url", [*ENGINE, "/api/v1/clubs/"])
+def test_a_lone_surrogate_is_refused_where_it_is(writer, json_errors, url, body, path):
+    """JSON may escape half a character (\\ud800); echoed in an error message or path, it
+    made the answer itself fail to encode (a 500)."""
+    response = post(writer, url, body)
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(response)] == [(path, "invalid_text")]
+
+
+def test_a_character_written_as_two_surrogates_is_text(writer, json_errors):
+    """😀 escaped as its UTF-16 pair is one character, and reaches the engine."""
+    response = post(writer, "/api/v1/engine/waits", r'{"concealed": "\ud83d\ude00"}')
+    assert json_errors(response)[0]["code"] not in {"invalid_text", "parse_error"}
+
+
 def test_malformed_json_is_still_a_parse_error(json_errors):
     response = post(Client(), "/api/v1/engine/waits", '{"concealed": NaN}')
     assert response.status_code == 400

@@ -293,3 +293,22 @@ def test_answers_have_the_declared_fields(api_client, method, url, body, seriali
     response = getattr(api_client, method)(url, body, format="json")
     assert response.status_code == 200, response.json()
     assert_shape(response.json(), serializer())
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "path"),
+    [
+        # a misspelt self_draw: evaluated as a discard win, the value would be silently wrong
+        ("/api/v1/engine/evaluate",
+         {"concealed": "1112345678999m", "winning_tile": "5m", "selfdraw": True}, "selfdraw"),
+        ("/api/v1/engine/evaluate",
+         {"concealed": "11123456789m", "winning_tile": "9m",
+          "melds": [{"kind": "pung", "tile": "5p", "concealled": True}]}, "melds[0].concealled"),
+        ("/api/v1/engine/waits", {"concealed": "1112345678999m", "visable": "9m"}, "visable"),
+        ("/api/v1/rulesets/resolve", {"ruleset": "qq", "base": 2}, "base"),
+    ],
+)  # fmt: skip
+def test_a_field_the_engine_does_not_read_is_refused(api_client, url, body, path):
+    response = api_client.post(url, body, format="json")
+    assert response.status_code == 400
+    assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, "unknown_field")]
