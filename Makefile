@@ -10,7 +10,7 @@ PIP_INSTALL := $(PIP) install --disable-pip-version-check -q -c constraints.txt
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help venv install install-dev run test lint format bench constraints clean
+.PHONY: help venv install install-dev run test lint format bench constraints clean messages
 
 help:
 	@echo "make run        install, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -18,6 +18,7 @@ help:
 	@echo "make lint       ruff check + ruff format --check + the import layers (lint-imports)"
 	@echo "make format     ruff format + ruff check --fix"
 	@echo "make bench      run every tests/bench/bench_*.py script"
+	@echo "make messages   collect the strings people read into pages/locale (then fill every msgstr)"
 	@echo "make constraints  re-resolve pyproject.toml ranges into constraints.txt"
 
 $(PY):
@@ -45,6 +46,10 @@ run: install
 
 test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+messages: install-dev
+	$(PY) manage.py makemessages -l zh_Hans -i '.venv/*' -i 'tests/*' -i 'staticfiles/*' --no-obsolete
+	$(PY) manage.py compilemessages -l zh_Hans -i .venv -i staticfiles -v 0
 
 lint: install-dev
 	$(VENV)/bin/ruff check .

@@ -74,6 +74,14 @@ def clubs_visible_to(user) -> QuerySet[Club]:
     return qs.filter(visibility=Club.Visibility.PUBLIC)
 
 
+def club_visible(user, slug: str) -> Club | None:
+    """The club with this slug if ``user`` may read it (members-only clubs hide from others)."""
+    club = Club.objects.select_related("ruleset").filter(slug=slug).first()
+    if club is None or not can_read(user, club):
+        return None
+    return club
+
+
 def players_visible_to(user) -> QuerySet[Player]:
     """The players a user may see, and so name by id: those of public clubs and of his own
     clubs, and himself. Anyone else is, to him, a player that does not exist."""

@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "scoring",
     "clubs",
     "tournaments",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -179,7 +180,11 @@ if TESTING:
 
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# One catalogue for the project (the pages and the templates hold nearly every string).
+LOCALE_PATHS = [BASE_DIR / "pages" / "locale"]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True

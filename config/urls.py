@@ -26,6 +26,8 @@ urlpatterns = [
     # before the admin's own URLs: its login page, throttled
     path("admin/login/", core_admin.login, name="admin-login"),
     path("admin/", admin.site.urls),
+    # the pages people use, at the root
+    path("", include("pages.urls")),
 ]
 
 handler400 = "core.http.handler400"

@@ -1,0 +1,1 @@
+"""Sign-up, login, invitations and password links: the pages of accounts."""

@@ -1,0 +1,34 @@
+"""Forms of the account pages."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from core.logins import retry_after
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, refusing a login from where it failed too often before its password
+    is tried (``core.logins`` counts each failure, as for the API and the admin)."""
+
+    def clean(self):
+        wait = retry_after(self.request, self.cleaned_data.get("username") or "")
+        if wait:
+            raise ValidationError(
+                gettext("Too many failed logins; try again in %(wait)s seconds.") % {"wait": wait},
+                code="throttled",
+            )
+        return super().clean()
+
+
+class SignupForm(UserCreationForm):
+    """A login: username and password, no e-mail (no mail server is assumed)."""
+
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)

@@ -1,0 +1,1 @@
+"""Home, club, players, opening a table and the evening's 结算."""

@@ -1,0 +1,1 @@
+"""The table page: the 流水 sheet, recording, correcting and deleting hands, final results."""

@@ -1,0 +1,80 @@
+"""Browser tests: Playwright (from pip) driving Debian's Chromium at a phone's size, 390×844.
+
+The browser is never downloaded: ``CHROMIUM`` or ``/usr/bin/chromium`` is used. Without it a
+local run skips these tests and says so; under CI (``CI`` set, where ``.ci/run`` installs the
+``chromium`` package) a missing browser is a failure, never a skip.
+
+Each step's screenshot is saved under ``tests/artifacts/`` (ignored by git): look at them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+PHONE = {"width": 390, "height": 844}
+
+# Playwright's sync API runs an event loop in this thread; the live server's database work
+# happens in its own thread, the test's own ORM calls here are plain synchronous code.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def chromium_path() -> str | None:
+    path = os.environ.get("CHROMIUM") or "/usr/bin/chromium"
+    return path if Path(path).exists() else shutil.which("chromium")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    path = chromium_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI: Chromium is missing (.ci/run installs the chromium package)")
+        pytest.skip("Chromium is not installed (apt install chromium): browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=path, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser, live_server) -> Iterator:
+    """A fresh browser context the size of a phone, in Chinese (a Chinese phone's default)."""
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.base_url = live_server.url  # type: ignore[attr-defined]
+    yield page
+    context.close()
+
+
+class Shots:
+    """Numbered screenshots of one test: ``shots(page, "signed up")``."""
+
+    def __init__(self, name: str) -> None:
+        self.folder = ARTIFACTS / name
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.count = 0
+
+    def __call__(self, page, step: str) -> Path:
+        self.count += 1
+        slug = re.sub(r"[^a-z0-9]+", "-", step.lower()).strip("-")
+        path = self.folder / f"{self.count:02d}-{slug}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def shots(request) -> Shots:
+    return Shots(re.sub(r"[^A-Za-z0-9_]+", "_", request.node.name))
