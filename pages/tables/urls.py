@@ -1,3 +1,7 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from pages import stubs
+
+urlpatterns = [
+    path("sessions/<int:pk>/", stubs.not_yet, name="page-session"),
+]
