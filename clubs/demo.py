@@ -239,5 +239,6 @@ def demo_club_create(*, username: str) -> DemoSummary:
 def build_demo(*, username: str) -> DemoReport:
     """``manage.py demo``'s step for this app (see ``core.demo``)."""
     summary = demo_club_create(username=username)
-    links = (("club", f"/api/v1/clubs/{summary.club.slug}/"),) if summary.club else ()
+    slug = summary.club.slug if summary.club else SLUG
+    links = (("club page", f"/clubs/{slug}/"), ("club API", f"/api/v1/clubs/{slug}/"))
     return DemoReport(str(summary), created=summary.club is not None, links=links)

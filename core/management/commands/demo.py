@@ -66,4 +66,5 @@ class Command(BaseCommand):
         self.stdout.write(f"  username: {username}")
         self.stdout.write(f"  password: {password}")
         self.stdout.write(f"  API token: {token.key}")
+        self.stdout.write(f"  home page: {HOST}/ (sign in with this login)")
         self.stdout.write(f"  admin: {HOST}/admin/")
