@@ -218,27 +218,26 @@ def detail_of(
         return f"{reason_text(reason)} {tile_text(tile)}" if tile else reason_text(reason)
     if reason == "bettor":
         index = payment.get("mirrors")
-        if index is None or not 0 <= index < len(payments):
-            return reason_text(reason)
-        seat_payment = payments[index]
-        seat = next(
-            (p for p in (seat_payment["payer"], seat_payment["payee"]) if p in _bound(payment)),
-            None,
-        )
-        followed = reason_text(seat_payment["reason"])
+        followed = ""
+        if isinstance(index, int) and 0 <= index < len(payments):
+            followed = _comma() + reason_text(payments[index]["reason"])
+        seat = _bound_seat(settlement, payment)
         if seat is None:
-            return f"{reason_text(reason)}{_comma()}{followed}"
-        return (
-            f"{reason_text(reason)}{_comma()}"
-            + gettext("follows %(seat)s") % {"seat": labels.get(seat, seat)}
-            + f"{_comma()}{followed}"
-        )
+            return reason_text(reason) + followed
+        follows = gettext("follows %(seat)s") % {"seat": labels.get(seat, seat)}
+        return f"{reason_text(reason)}{_comma()}{follows}{followed}"
     return reason_text(reason)
 
 
-def _bound(payment: Mapping[str, Any]) -> tuple[str, ...]:
-    """The seats a bettor's payment may follow: the party of the pair that is not a bettor."""
-    return tuple(p for p in (payment["payer"], payment["payee"]) if p.startswith("S"))
+def _bound_seat(settlement: Mapping[str, Any], payment: Mapping[str, Any]) -> str | None:
+    """The seat a bettor's payment follows, as the settlement binds him (RULES §4.7)."""
+    bettors = settlement.get("bettors") or []
+    for party in (payment["payer"], payment["payee"]):
+        if party.startswith("B") and party[1:].isdigit() and int(party[1:]) < len(bettors):
+            seat = bettors[int(party[1:])].get("seat")
+            if seat is not None:
+                return f"S{seat}"
+    return None
 
 
 def _comma() -> str:

@@ -87,6 +87,9 @@ def test_the_include_with_a_value_a_spec_melds_and_a_winning_tile():
     )  # fmt: skip
     assert 'value="123s456s77s22m"' in html
     assert 'name="w_tile" id="id_w_win" value="7s"' in html
-    assert 'data-ruleset="{&quot;preset&quot;:&quot;qq&quot;,&quot;options&quot;:{&quot;cap&quot;:5}}"' in html
+    assert (
+        'data-ruleset="{&quot;preset&quot;:&quot;qq&quot;,&quot;options&quot;:{&quot;cap&quot;:5}}"'
+        in html
+    )
     assert "&quot;kind&quot;:&quot;kong&quot;" in html
     assert 'data-self-draw="true"' in html
