@@ -57,7 +57,7 @@ def test_the_compiled_catalogue_is_the_catalogue():
     written = {
         (e.msgctxt, e.msgid): e.msgstr for e in entries() if e.msgid and e.msgid not in plural
     }
-    assert {k: v for k, v in compiled.items() if k[1]} == written
+    assert {k: v for k, v in compiled.items() if k[1] and k[1] not in plural} == written
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="gettext is not installed")
