@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring.engine import PRESETS, resolve_ruleset
+from scoring.engine import EXTRA_NAMES, PATTERN_NAMES, PRESETS, resolve_ruleset
 
 
 def localized(name: dict[str, str]) -> str:
@@ -78,20 +78,18 @@ def ruleset_words(description: dict[str, Any]) -> list[str]:
     if "refund_kongs" in o:
         words.append(_("退税: on") if o["refund_kongs"] else _("退税: off"))
     optional = [
-        (key, label)
-        for key, label in (
-            ("daiyaojiu", _("带幺九")),
-            ("jiangdui", _("将对")),
-            ("jingoudiao", _("金钩钓")),
-            ("haidi", _("海底")),
-            ("juezhang", _("绝张")),
+        localized(names[key]._asdict())
+        for key, names in (
+            ("daiyaojiu", PATTERN_NAMES),
+            ("jiangdui", PATTERN_NAMES),
+            ("jingoudiao", PATTERN_NAMES),
+            ("haidi", EXTRA_NAMES),
+            ("juezhang", EXTRA_NAMES),
         )
-        if o.get(key)
+        if o.get(key) and key in names
     ]
     if optional:
-        words.append(
-            _("Also scored: %(list)s") % {"list": "、".join(label for _k, label in optional)}
-        )
+        words.append(_("Also scored: %(list)s") % {"list": _("; ").join(optional)})
     if o.get("horse_eats_horse"):
         words.append(_("马吃马 between 叫马 bettors"))
     return words

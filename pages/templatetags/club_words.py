@@ -13,7 +13,7 @@ ROLE_TEXT = {
     "scorer": _("Scorer"),
     "member": _("Member"),
 }
-MODE_TEXT = {"xuezhan": _("血战到底"), "single": _("普通")}
+MODE_TEXT = {"xuezhan": _("Blood battle (血战到底)"), "single": _("One win (普通)")}
 KIND_TEXT = {"club": _("Club table"), "tournament": _("Tournament table")}
 WINDS = ("东", "南", "西", "北")
 
