@@ -33,7 +33,7 @@ def _time_zones() -> list[tuple[str, str]]:
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = forms.CharField(label=_("Club name"), max_length=120)
     slug = forms.SlugField(
         label=_("Address"),
         max_length=60,
