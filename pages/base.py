@@ -23,6 +23,11 @@ ERROR_TEXT = {
     "hand_exists": _("A hand with this number is already recorded."),
     "not_zero_sum": _("The totals do not add up to zero."),
     "throttled": _("Too many attempts. Try again later."),
+    "slug_taken": _("Another club has this address; choose another."),
+    "four_players": _("A table seats four different players."),
+    "not_a_member": _("This player is not a member of the club."),
+    "duplicate_bettor": _("Each bettor needs a name of his own."),
+    "bettor_is_seated": _("A player at the table cannot also bet on it."),
 }
 
 

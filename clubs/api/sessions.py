@@ -81,7 +81,8 @@ class SessionListView(ApiView):
 
     @extend_schema(request=SessionInSerializer, responses={201: SessionOutSerializer})
     def post(self, request: Request, slug: str) -> Response:
-        club = club_for(request, slug, Role.ORGANISER)
+        # a table's scorer opens it (PRODUCT §1): scorers and up
+        club = club_for(request, slug, Role.SCORER)
         data = self.valid(SessionInSerializer, request)
         session = services.session_create(club=club, user=request.user, **data)
         return session_response(request, session_for(request, session.pk), status.HTTP_201_CREATED)

@@ -48,7 +48,7 @@ owner-member   DELETE  401  403      403    403    403       204   204
 players        GET     200  200      200    200    200       200   200
 players        POST    401  403      403    403    201       201   201
 sessions       GET     200  200      200    200    200       200   200
-sessions       POST    401  403      403    403    201       201   201
+sessions       POST    401  403      403    201    201       201   201
 session        GET     200  200      200    200    200       200   200
 session        PATCH   401  403      403    403    200       200   200
 session        DELETE  401  403      403    403    409       409   409
@@ -89,7 +89,7 @@ owner-member   DELETE  401  404      403    403    403       204   204
 players        GET     404  404      200    200    200       200   200
 players        POST    401  404      403    403    201       201   201
 sessions       GET     404  404      200    200    200       200   200
-sessions       POST    401  404      403    403    201       201   201
+sessions       POST    401  404      403    201    201       201   201
 session        GET     404  404      200    200    200       200   200
 session        PATCH   401  404      403    403    200       200   200
 session        DELETE  401  404      403    403    409       409   409
