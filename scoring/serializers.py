@@ -144,10 +144,60 @@ class RulesetDescriptionSerializer(serializers.Serializer):
     defaults = serializers.DictField(help_text="the preset's own value of every option")
 
 
+class DeclaredPatternSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = NameSerializer()
+    value = serializers.IntegerField(help_text="total in the ruleset's unit at min_roots")
+    paid = serializers.IntegerField(
+        help_text="what each payer pays at base 1 for it on a discard win (cap applied)"
+    )
+    min_roots = serializers.IntegerField()
+    max_roots = serializers.IntegerField()
+    situation = serializers.CharField(
+        allow_null=True, help_text="the situation flag it needs (天胡 heavenly, 地胡 earthly)"
+    )
+    melds = serializers.IntegerField(help_text="4: needs the four melds listed (金钩钓)")
+    wait = serializers.BooleanField(help_text="may be a ready player's wait at the draw")
+
+
+class DeclaredExtraSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = NameSerializer()
+    steps = serializers.IntegerField()
+    melds = serializers.IntegerField(help_text="4: needs the four melds listed (金钩钓)")
+
+
+class DeclaredSituationSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="a situation flag of a win event")
+    name = NameSerializer()
+    steps = serializers.IntegerField(help_text="steps it adds (0: it changes who pays)")
+
+
+class DrawDeclarationSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="huazhu, not_ready or ready")
+    name = NameSerializer()
+    needs_wait = serializers.BooleanField()
+
+
+class DeclarationMenuSerializer(serializers.Serializer):
+    """What a scorer may declare under the ruleset (RULES §6): a winner's base pattern, roots,
+    extras and situation flags; a player at the draw."""
+
+    ruleset = serializers.CharField(help_text="fingerprint")
+    preset = serializers.CharField()
+    unit = serializers.CharField()
+    root_steps = serializers.IntegerField(help_text="steps of the curve each further root adds")
+    patterns = DeclaredPatternSerializer(many=True)
+    extras = DeclaredExtraSerializer(many=True)
+    situations = DeclaredSituationSerializer(many=True)
+    draw = DrawDeclarationSerializer(many=True)
+
+
 class PresetSerializer(RulesetDescriptionSerializer):
     name = serializers.CharField()
     default = serializers.BooleanField(help_text="the preset used when none is named")
     fingerprint = serializers.CharField()
+    declarations = DeclarationMenuSerializer()
 
 
 class OptionSchemaSerializer(serializers.Serializer):
@@ -179,6 +229,7 @@ class ResolveInputSerializer(serializers.Serializer):
 class ResolvedRulesetSerializer(RulesetDescriptionSerializer):
     spec = serializers.JSONField(help_text="the smallest spec that resolves to it again")
     fingerprint = serializers.CharField()
+    declarations = DeclarationMenuSerializer()
 
 
 # --- settle ------------------------------------------------------------------------------------
@@ -192,9 +243,15 @@ class HandRecordSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["xuezhan", "single"], required=False)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
     declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")
-    events = serializers.JSONField(help_text="kongs and wins, in order")
+    events = serializers.JSONField(
+        help_text="kongs and wins, in order; a winner is shown {seat, concealed, melds} or "
+        'declared {seat, "declared": {pattern, roots, extras}, melds?} (RULES §6)'
+    )
     draw = serializers.JSONField(
-        required=False, help_text='流局: {"hands": {seat: {concealed, melds}}}'
+        required=False,
+        help_text='流局: {"hands": {seat: {concealed, melds}}}; a player may be declared '
+        '{"declared": "huazhu" | "not_ready"} or {"declared": "ready", "wait": {pattern, '
+        "roots, extras}}",
     )
     bettors = serializers.JSONField(required=False, help_text='[{"name", "tile"}]')
     session = serializers.JSONField(required=False, help_text="draws_before, dealer_streak")
@@ -215,6 +272,9 @@ class WinResultSerializer(serializers.Serializer):
     capped = serializers.BooleanField()
     lines = LineSerializer(many=True)
     amount = serializers.IntegerField(help_text="what each payer pays this winner for the win")
+    verified = serializers.BooleanField(
+        help_text="shown by his tiles; false: declared (RULES §6), valued from the declaration"
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -254,6 +314,9 @@ class DrawSeatSerializer(serializers.Serializer):
     ready = serializers.BooleanField()
     waits = DrawWaitSerializer(many=True)
     chajiao_value = serializers.IntegerField(allow_null=True)
+    verified = serializers.BooleanField(
+        help_text="shown by his tiles; false: declared huazhu, not_ready or ready (no waits)"
+    )
 
 
 class BoundBettorSerializer(serializers.Serializer):
@@ -276,3 +339,6 @@ class SettlementSerializer(serializers.Serializer):
     bettors = BoundBettorSerializer(many=True)
     next_dealer = serializers.IntegerField(allow_null=True)
     finished = serializers.BooleanField()
+    verified = serializers.BooleanField(
+        help_text="false when any winner or player at the draw was declared (RULES §6)"
+    )
