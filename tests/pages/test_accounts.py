@@ -291,7 +291,7 @@ def test_the_invited_player_gets_the_login(club, organiser):
     assert "老王" in c.get(link(inv)).content.decode()
     c.post(
         link(inv),
-        {"username": "laowang", "password1": "pw-laowang-26", "password2": "pw-laowang-26"},
+        {"username": "laowang", "password1": "tea-and-tiles-9", "password2": "tea-and-tiles-9"},
     )
     wang = Membership.objects.select_related("player__user").get(pk=wang.pk)
     assert wang.player.user.username == "laowang" and wang.role == Role.SCORER
