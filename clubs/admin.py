@@ -24,6 +24,7 @@ from clubs.models import (
     Club,
     Hand,
     HandRevision,
+    Invitation,
     Membership,
     Payment,
     Player,
@@ -133,6 +134,19 @@ class MembershipAdmin(admin.ModelAdmin):
     autocomplete_fields = ("player", "club")
     date_hierarchy = "joined_at"
     readonly_fields = ("joined_at",)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Invitations and password-reset links, to look at: organisers make and revoke them on the
+    members page (the token is not shown: it is the link's secret)."""
+
+    list_display = ("club", "kind", "role", "player", "created_by", "created_at", "expires_at",
+                    "used_at", "revoked_at")  # fmt: skip
+    list_filter = ("kind", "role", "club")
+    list_select_related = ("club", "player", "created_by")
+    exclude = ("token",)
+    date_hierarchy = "created_at"
 
 
 # --- table sessions ----------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 
 class Club(models.Model):
@@ -329,3 +330,84 @@ class Payment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} ({self.reason}) in {self.hand}"
+
+
+class Invitation(models.Model):
+    """A single-use, expiring, revocable link an organiser hands to someone (and its QR code).
+
+    ``join``: the person opening it gets a login (a new one, or the one he signs in with) linked
+    to the invited player (or to his own), and the membership ``role`` in the club. ``reset``: the
+    login ``user`` (a member of the club) sets a new password there. The token is the link's
+    secret (``secrets.token_urlsafe``); it is kept so that the organiser can show the link again.
+    """
+
+    class Kind(models.TextChoices):
+        JOIN = "join", "Invitation to join"
+        RESET = "reset", "Password-reset link"
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        USED = "used", "Used"
+        REVOKED = "revoked", "Revoked"
+        EXPIRED = "expired", "Expired"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.JOIN)
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=10, choices=Role.choices, blank=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="reset: the login whose password the link sets",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["club", "expires_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="join", role__in=["scorer", "member"])
+                | Q(kind="reset", role="", user__isnull=False),
+                name="invitation_join_has_role_reset_has_user",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.club} ({self.state})"
+
+    def state_at(self, now) -> str:
+        if self.revoked_at is not None:
+            return self.State.REVOKED
+        if self.used_at is not None:
+            return self.State.USED
+        if self.expires_at <= now:
+            return self.State.EXPIRED
+        return self.State.OPEN
+
+    @property
+    def state(self) -> str:
+        return self.state_at(timezone.now())
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == self.State.OPEN

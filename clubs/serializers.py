@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.limits import BASE, HAND_NUMBER, SCORE
-from clubs.models import Club, HandRevision, Membership, Player, Role, TableSession
+from clubs.models import Club, HandRevision, Invitation, Membership, Player, Role, TableSession
 from clubs.selectors import HandView, SessionTotals, membership_of, players_visible_to
 from core.fields import DateTimeField, TimeZoneField
 
@@ -309,3 +310,70 @@ class RevisionOutSerializer(serializers.ModelSerializer):
         model = HandRevision
         fields = ["revision", "action", "changes", "reason", "changed_by", "changed_at",
                   "record", "settlement"]  # fmt: skip
+
+
+class ClubRefSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+
+
+class InvitationOutSerializer(serializers.Serializer):
+    """An invitation (``kind: join``) or password-reset link (``kind: reset``) of a club.
+
+    ``url`` is the page that opens it (the link to pass on, also as the QR code on the members
+    page); ``player`` is the invited player (join) or the member whose password it resets."""
+
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Invitation.Kind.choices)
+    role = serializers.CharField(allow_null=True, help_text="join: the role it gives")
+    player = PlayerRefSerializer(allow_null=True)
+    state = serializers.ChoiceField(choices=Invitation.State.choices)
+    url = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    created_by = serializers.CharField(source="created_by.username", allow_null=True)
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["role"] = data["role"] or None
+        return data
+
+    def get_url(self, inv: Invitation) -> str:
+        path = reverse("page-invitation", args=[inv.token])
+        request = self.context.get("request")
+        return request.build_absolute_uri(path) if request is not None else path
+
+
+class InvitationInSerializer(serializers.Serializer):
+    """``{"role": "scorer", "player": 12}`` invites (``player`` optional: a player of the club
+    without a login); ``{"kind": "reset", "player": 12}`` issues a password-reset link for the
+    login of the club's member ``player``."""
+
+    kind = serializers.ChoiceField(choices=Invitation.Kind.choices, default=Invitation.Kind.JOIN)
+    role = serializers.ChoiceField(choices=[Role.SCORER, Role.MEMBER], required=False)
+    player = serializers.IntegerField(required=False, min_value=1)
+
+    def validate(self, data):
+        if data["kind"] == Invitation.Kind.JOIN and "role" not in data:
+            raise serializers.ValidationError({"role": "an invitation names a role"})
+        if data["kind"] == Invitation.Kind.RESET:
+            if "role" in data:
+                raise serializers.ValidationError({"role": "a reset link gives no role"})
+            if "player" not in data:
+                raise serializers.ValidationError({"player": "whose password the link resets"})
+        return data
+
+
+class AcceptedOutSerializer(serializers.Serializer):
+    """What accepting an invitation gave: the club, the player now linked to the login and his
+    role there."""
+
+    club = ClubRefSerializer()
+    player = PlayerRefSerializer()
+    role = serializers.CharField()
+
+
+class MeClubSerializer(serializers.Serializer):
+    slug = serializers.CharField(source="club.slug")
+    name = serializers.CharField(source="club.name")
+    role = serializers.CharField()

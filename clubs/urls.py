@@ -5,7 +5,7 @@ Give every route a name: named routes without URL arguments are listed in the /a
 
 from django.urls import path
 
-from clubs.api import auth, clubs, hands, sessions
+from clubs.api import auth, clubs, hands, invitations, sessions
 
 H = "sessions/<int:pk>/hands/<int:number>"
 
@@ -19,6 +19,21 @@ urlpatterns = [
         "clubs/<slug:slug>/members/<int:pk>/",
         clubs.MemberDetailView.as_view(),
         name="club-member-detail",
+    ),
+    path(
+        "clubs/<slug:slug>/invitations/",
+        invitations.InvitationListView.as_view(),
+        name="club-invitations",
+    ),
+    path(
+        "clubs/<slug:slug>/invitations/<int:pk>/",
+        invitations.InvitationDetailView.as_view(),
+        name="club-invitation-detail",
+    ),
+    path(
+        "invitations/<str:token>/accept/",
+        invitations.InvitationAcceptView.as_view(),
+        name="invitation-accept",
     ),
     path("clubs/<slug:slug>/players/", clubs.ClubPlayerListView.as_view(), name="club-players"),
     path("clubs/<slug:slug>/sessions/", sessions.SessionListView.as_view(), name="club-sessions"),

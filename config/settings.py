@@ -288,8 +288,16 @@ SPECTACULAR_SETTINGS = {
         "ModeEnum": "clubs.models.TableSession.Mode",
         "TablePartEnum": ["seat", "bettor"],
         "MembershipRoleEnum": "clubs.models.Role",
+        "InvitationKindEnum": "clubs.models.Invitation.Kind",
+        "InvitationStateEnum": "clubs.models.Invitation.State",
+        "InvitedRoleEnum": ["scorer", "member"],
     },
 }
+
+# --- Invitations ---------------------------------------------------------------------------------
+
+# Seconds an invitation or password-reset link stays open (clubs.services.invitations): 7 days.
+INVITATION_TTL = env.int("INVITATION_TTL", default=7 * 24 * 3600)
 
 # --- Idempotency keys ---------------------------------------------------------------------------
 

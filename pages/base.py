@@ -28,6 +28,31 @@ ERROR_TEXT = {
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),
     "bettor_is_seated": _("A player at the table cannot also bet on it."),
+    "last_owner": _("A club keeps at least one owner."),
+    "already_member": _("This player is already a member of the club."),
+    "invalid_role": _("An invitation is for a scorer or a member."),
+    "player_has_login": _("This player already has a login."),
+    "login_has_player": _(
+        "Your login already belongs to another player. Create a new login with this link."
+    ),
+    "username_taken": _("This username is taken."),
+    "no_login": _("This member has no login yet: invite him instead."),
+    "reset_not_allowed": _(
+        "You may reset the password only of someone whose role is below yours in every club "
+        "he belongs to."
+    ),
+    "invitation_used": _("This link was already used."),
+    "invitation_revoked": _("This link was revoked."),
+    "invitation_expired": _("This link has expired."),
+    "no_such_link": _("There is no such link."),
+}
+
+# A member's role in words (the models' labels are English only).
+ROLE_TEXT = {
+    "owner": _("Owner"),
+    "organiser": _("Organiser"),
+    "scorer": _("Scorer"),
+    "member": _("Member"),
 }
 
 

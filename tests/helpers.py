@@ -115,7 +115,9 @@ def assert_shape(data, field, path: str = "") -> None:
 # defaults, plus what a test gives it.
 MODE_VARIABLES = {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
                   "SECURE_HSTS_SECONDS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
-                  "THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_ENGINE", "CACHE_URL"}  # fmt: skip
+                  "THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_ENGINE", "CACHE_URL",
+                  # set by the browser tests' conftest for Playwright's thread, never deployed
+                  "DJANGO_ALLOW_ASYNC_UNSAFE"}  # fmt: skip
 
 
 def run_python(args, timeout: float = 120, **env_overrides) -> subprocess.CompletedProcess:

@@ -9,14 +9,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
+from clubs.selectors import user_clubs
+from clubs.serializers import MeClubSerializer, PlayerRefSerializer
 from core.api import BaseView
 from core.logins import LoginThrottle
 
 
 class MeSerializer(serializers.ModelSerializer):
+    """The login, the players linked to it (one person, one player: at most one) and the clubs
+    those players belong to, with their role in each."""
+
+    players = PlayerRefSerializer(many=True, read_only=True, source="mine.players")
+    clubs = MeClubSerializer(many=True, read_only=True, source="mine.memberships")
+
     class Meta:
         model = get_user_model()
-        fields = ["id", "username", "email", "is_staff"]
+        fields = ["id", "username", "email", "is_staff", "players", "clubs"]
         read_only_fields = fields
 
 
@@ -40,4 +48,6 @@ class MeView(BaseView):
 
     @extend_schema(responses=MeSerializer)
     def get(self, request: Request) -> Response:
-        return Response(MeSerializer(request.user).data)
+        user = request.user
+        user.mine = user_clubs(user)
+        return Response(MeSerializer(user).data)

@@ -32,3 +32,30 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
+
+
+class InvitationForm(forms.Form):
+    """An invitation: the role it gives and, optionally, the club's player (without a login) it
+    is for. ``players``: the memberships that may be named."""
+
+    role = forms.ChoiceField(label=_("Role"))
+    player = forms.ChoiceField(
+        label=_("For the player"),
+        required=False,
+        help_text=_("Optional: a player of the club who has no login yet."),
+    )
+
+    def __init__(self, *args, players=(), roles=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["role"].choices = list(roles)
+        self.fields["player"].choices = [("", _("— a new player —"))] + [
+            (str(m.player_id), m.name) for m in players
+        ]
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(label=_("Role"))
+
+    def __init__(self, *args, roles=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["role"].choices = list(roles)

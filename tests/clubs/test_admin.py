@@ -14,6 +14,7 @@ from clubs.models import (
     Club,
     Hand,
     HandRevision,
+    Invitation,
     Membership,
     Payment,
     Player,
@@ -21,6 +22,7 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
+from clubs.services.invitations import invitation_create
 from clubs.services.sessions import session_create, session_result_enter
 from core.jobs import job_create
 from core.models import IdempotentRequest, OutboxMessage, TaskRecord
@@ -31,7 +33,7 @@ pytestmark = pytest.mark.django_db
 APPS = ("core", "scoring", "clubs")
 MODELS = [m for m in admin.site._registry if m._meta.app_label in APPS]
 READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest,
-             TaskRecord, OutboxMessage}  # fmt: skip
+             TaskRecord, OutboxMessage, Invitation}  # fmt: skip
 
 
 def url(model, view: str, *args) -> str:
@@ -53,6 +55,7 @@ def demo(admin_user):
         status=201, response={"slug": SLUG},
     )  # fmt: skip
     job_create("xuezhan.ping")
+    invitation_create(club=club, by=admin_user, role=Role.SCORER)
     OutboxMessage.objects.create(task="xuezhan.ping", not_before=timezone.now())
     return club
 

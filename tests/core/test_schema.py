@@ -58,6 +58,7 @@ def test_sidecar_assets_are_served(client):
 PAGED_LISTS = [
     "/api/v1/clubs/",
     "/api/v1/clubs/{slug}/members/",
+    "/api/v1/clubs/{slug}/invitations/",
     "/api/v1/clubs/{slug}/players/",
     "/api/v1/clubs/{slug}/sessions/",
     "/api/v1/sessions/{id}/hands/",

@@ -1,0 +1,104 @@
+"""An organiser invites a scorer from his phone; the scorer joins on his own phone; the organiser
+hands him a password-reset link and it works. In Chinese, at 390×844, as a club evening does it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from clubs.models import Membership, Role
+from clubs.services.clubs import club_create
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def second_phone(browser, base_url: str):
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.base_url = base_url
+    return context, page
+
+
+def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, browser, shots):
+    organiser = phone
+    organiser.goto(organiser.base_url + "/signup/")
+    organiser.get_by_label("用户名").fill("laozhang")
+    organiser.get_by_label("密码", exact=True).fill("mahjong-2026-chengdu")
+    organiser.get_by_label("密码确认").fill("mahjong-2026-chengdu")
+    organiser.get_by_role("button", name="创建账号").click()
+    assert "laozhang" in organiser.locator(".site-header").inner_text()
+    # the club (its page is another's work): created as the create-club page does
+    club_create(
+        name="成都茶馆", slug="teahouse", user=get_user_model().objects.get(username="laozhang")
+    )
+
+    organiser.goto(organiser.base_url + "/clubs/teahouse/members/")
+    assert organiser.locator("h1").inner_text() == "成员"
+    assert "你在本俱乐部是所有者。" in organiser.locator("main").inner_text()
+    shots(organiser, "members page")
+    organiser.locator("#invite").get_by_label("角色").select_option("scorer")
+    organiser.get_by_role("button", name="生成邀请").click()
+    card = organiser.locator(".link-card")
+    assert card.count() == 1
+    assert "邀请：记分员" in card.inner_text()
+    assert card.locator("svg.qr-code").is_visible()  # the QR code, drawn by the server
+    box = card.locator("svg.qr-code").bounding_box()
+    assert box["width"] >= 150 and box["height"] >= 150
+    link = card.locator(".link-url a").get_attribute("href")
+    assert re.fullmatch(r"http://[^/]+/invite/[A-Za-z0-9_-]{43}/", link)
+    shots(organiser, "invitation with QR code")
+
+    # the scorer, on his own phone, opens the link
+    context, scorer = second_phone(browser, organiser.base_url)
+    try:
+        scorer.goto(link)
+        assert scorer.locator("h1").inner_text() == "加入成都茶馆"
+        assert "邀请你担任记分员。" in scorer.locator("main").inner_text()
+        shots(scorer, "scorer opens the invitation")
+        scorer.get_by_label("用户名").fill("xiaoli")
+        scorer.get_by_label("密码", exact=True).fill("tiles-and-tea-77")
+        scorer.get_by_label("密码确认").fill("tiles-and-tea-77")
+        scorer.get_by_role("button", name="创建账号并加入").click()
+        assert "欢迎加入成都茶馆：你是那里的记分员。" in scorer.locator(".messages").inner_text()
+        assert "你在本俱乐部是记分员。" in scorer.locator("main").inner_text()
+        assert "xiaoli" in scorer.locator(".site-header").inner_text()
+        shots(scorer, "scorer joined")
+        xiaoli = Membership.objects.get(player__user__username="xiaoli")
+        assert (xiaoli.club.slug, xiaoli.role) == ("teahouse", Role.SCORER)
+
+        # the link is used up
+        scorer.goto(link)
+        assert scorer.locator("h1").inner_text() == "这个链接已失效"
+        assert "这个链接已经用过了。" in scorer.locator("main").inner_text()
+        shots(scorer, "used link")
+
+        # he forgot his password: the organiser issues a reset link for him
+        organiser.reload()
+        row = organiser.locator(f"#member-{xiaoli.pk}")
+        assert "有账号" in row.inner_text()
+        row.locator("summary").click()
+        shots(organiser, "member actions")
+        row.get_by_role("button", name="重置密码链接").click()
+        reset_card = organiser.locator(".link-card", has_text="xiaoli 的密码重置")
+        reset_link = reset_card.locator(".link-url a").get_attribute("href")
+        shots(organiser, "reset link")
+
+        scorer.get_by_role("button", name="退出").click()
+        scorer.goto(reset_link)
+        assert scorer.locator("h1").inner_text() == "设置新密码"
+        scorer.get_by_label("新密码", exact=True).fill("new-tiles-2026-li")
+        scorer.get_by_label("新密码确认").fill("new-tiles-2026-li")
+        shots(scorer, "new password")
+        scorer.get_by_role("button", name="设置密码").click()
+        assert "/login/" in scorer.url
+        scorer.get_by_label("用户名").fill("xiaoli")
+        scorer.get_by_label("密码").fill("new-tiles-2026-li")
+        scorer.get_by_role("button", name="登录").click()
+        assert "xiaoli" in scorer.locator(".site-header").inner_text()
+        shots(scorer, "signed in with the new password")
+    finally:
+        context.close()
