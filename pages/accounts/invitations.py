@@ -81,7 +81,7 @@ def _join(request: HttpRequest, inv: Invitation) -> HttpResponse:
                 _("Welcome to %(club)s: you are %(role)s there.")
                 % {"club": inv.club.name, "role": ROLE_TEXT[m.role]},
             )
-            return redirect(reverse("page-club-members", args=[inv.club.slug]))
+            return redirect(reverse("page-club", args=[inv.club.slug]))
     here = request.get_full_path()
     held = None
     if user.is_authenticated:

@@ -5,14 +5,10 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from pages.base import ROLE_TEXT
+
 register = template.Library()
 
-ROLE_TEXT = {
-    "owner": _("Owner"),
-    "organiser": _("Organiser"),
-    "scorer": _("Scorer"),
-    "member": _("Member"),
-}
 MODE_TEXT = {"xuezhan": _("Blood battle (血战到底)"), "single": _("One win (普通)")}
 KIND_TEXT = {"club": _("Club table"), "tournament": _("Tournament table")}
 WINDS = ("东", "南", "西", "北")

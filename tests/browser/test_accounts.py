@@ -37,8 +37,8 @@ def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, 
     )
 
     organiser.goto(organiser.base_url + "/clubs/teahouse/members/")
-    assert organiser.locator("h1").inner_text() == "成员"
-    assert "你在本俱乐部是所有者。" in organiser.locator("main").inner_text()
+    assert organiser.locator("h1").inner_text() == "会员"
+    assert "你在本俱乐部是创建人。" in organiser.locator("main").inner_text()
     shots(organiser, "members page")
     organiser.locator("#invite").get_by_label("角色").select_option("scorer")
     organiser.get_by_role("button", name="生成邀请").click()
@@ -64,7 +64,9 @@ def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, 
         scorer.get_by_label("密码确认").fill("tiles-and-tea-77")
         scorer.get_by_role("button", name="创建账号并加入").click()
         assert "欢迎加入成都茶馆：你是那里的记分员。" in scorer.locator(".messages").inner_text()
-        assert "你在本俱乐部是记分员。" in scorer.locator("main").inner_text()
+        # he lands on the club's page, where a scorer opens tables
+        assert scorer.locator("h1").inner_text() == "成都茶馆"
+        assert scorer.get_by_role("link", name="开桌").is_visible()
         assert "xiaoli" in scorer.locator(".site-header").inner_text()
         shots(scorer, "scorer joined")
         xiaoli = Membership.objects.get(player__user__username="xiaoli")

@@ -259,7 +259,7 @@ def test_a_visitor_creates_his_login_at_the_invitation(club, organiser):
         link(inv),
         {"username": "xiaoli", "password1": "mahjong-2026-li", "password2": "mahjong-2026-li"},
     )
-    assert answer.status_code == 302 and answer["Location"] == MEMBERS
+    assert answer.status_code == 302 and answer["Location"] == "/clubs/teahouse/"
     user = get_user_model().objects.get(username="xiaoli")
     assert Membership.objects.get(club=club, player__user=user).role == Role.SCORER
     html = c.get(MEMBERS).content.decode()  # signed in as him
@@ -418,7 +418,7 @@ def test_the_pages_speak_chinese(club, organiser):
     assert "记分员" in c.get(link(inv)).content.decode()
     c.force_login(organiser)
     html = c.get(MEMBERS).content.decode()
-    assert "成员" in html and "邀请" in html and "撤销" in html
+    assert "会员" in html and "邀请" in html and "撤销" in html
 
 
 # --- queries -----------------------------------------------------------------------------------
