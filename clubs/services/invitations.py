@@ -136,7 +136,7 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
 def _lock_open(token: str, kind: str) -> Invitation:
     """The link with this token, locked until the transaction ends, if it is still open."""
     inv = (
-        Invitation.objects.select_for_update()
+        Invitation.objects.select_for_update(of=("self",))
         .filter(token=token, kind=kind)
         .select_related("club", "player", "user")
         .first()
