@@ -19,13 +19,16 @@ from clubs.models import (
     Bettor,
     Club,
     Hand,
+    HandRevision,
     Membership,
     Payment,
     Player,
     Role,
+    Seat,
     SessionResult,
     TableSession,
 )
+from scoring.engine.patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATIONS
 
 # --- who may see what ------------------------------------------------------------------------
 
@@ -303,3 +306,178 @@ def hand_view(hand: Hand) -> HandView:
             for p in hand.payments.all()
         ),
     )
+
+
+# --- the table page ----------------------------------------------------------------------------
+
+
+def session_page(pk: int) -> TableSession | None:
+    """A session with its club, ruleset, seats and bettors (their players), for its page."""
+    return (
+        TableSession.objects.select_related("club", "ruleset")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("bettors", queryset=Bettor.objects.select_related("player")),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+class WinLine(NamedTuple):
+    """One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's
+    code, the value per payer, and whether the tiles were shown (verified)."""
+
+    seat: int
+    from_: int | None
+    pattern: str
+    roots: int
+    amount: int
+    verified: bool
+
+
+class SheetRow(NamedTuple):
+    """A hand on the 流水 sheet: its net per seat and per bettor (in the session's order), the
+    running totals after it (None for a deleted hand, which no longer counts), its wins and
+    whether all of it was shown (an unverified hand was declared, RULES §6)."""
+
+    hand: Hand
+    nets: tuple[int, ...]
+    bettor_nets: tuple[int, ...]
+    running: tuple[int, ...] | None
+    bettor_running: tuple[int, ...] | None
+    wins: tuple[WinLine, ...]
+    drawn: bool
+    verified: bool
+
+
+@dataclass
+class TableSheet:
+    """The table page's read model: the session, its seats and bettors, the 流水 sheet, the
+    totals (as the API answers them), the next hand's number and dealer."""
+
+    session: TableSession
+    seats: list[Seat]
+    bettors: list[Bettor]
+    rows: list[SheetRow]
+    totals: SessionTotals
+    results: list[SessionResult]
+    next_number: int
+    next_dealer: int | None
+
+    @property
+    def seat_totals(self) -> list[int]:
+        return [self.totals.of_player(s.player_id) for s in self.seats]
+
+    @property
+    def bettor_totals(self) -> list[int]:
+        return [self.totals.of_bettor(b.pk) for b in self.bettors]
+
+    @property
+    def live_rows(self) -> list[SheetRow]:
+        return [r for r in self.rows if not r.hand.is_deleted]
+
+
+def _sheet_row(hand: Hand, bettor_index: dict[str, int], n_bettors: int) -> SheetRow:
+    settlement = hand.settlement or {}
+    totals = settlement.get("totals") or {}
+    nets = tuple(totals.get("seats") or (0, 0, 0, 0))
+    bettor_nets = [0] * n_bettors
+    for b, net in zip(hand.record.get("bettors") or (), totals.get("bettors") or (), strict=False):
+        index = bettor_index.get(b.get("name"))
+        if index is not None:
+            bettor_nets[index] += net
+    wins = tuple(
+        WinLine(
+            w["seat"], w.get("from"), w.get("pattern", ""), w.get("roots", 0),
+            w.get("amount", 0), w.get("verified", True),
+        )
+        for w in settlement.get("wins") or ()
+    )  # fmt: skip
+    return SheetRow(
+        hand, nets, tuple(bettor_nets), None, None, wins,
+        settlement.get("draw") is not None, settlement.get("verified", True),
+    )  # fmt: skip
+
+
+def table_sheet(session: TableSession) -> TableSheet:
+    """The 流水 sheet of a session read by :func:`session_page`: every hand in order (deleted
+    ones too, marked), each hand's net from its stored settlement, running totals over the
+    live hands, and the totals from the payments (what ``GET /api/v1/sessions/<id>/`` says)."""
+    seats = list(session.seats.all())
+    bettors = list(session.bettors.all())
+    bettor_index = {b.name: i for i, b in enumerate(bettors)}
+    hands = Hand.objects.filter(session=session).order_by("number", "id")
+    rows, running, bettor_running = [], [0] * 4, [0] * len(bettors)
+    top, next_dealer = 0, None
+    for hand in hands:
+        row = _sheet_row(hand, bettor_index, len(bettors))
+        top = max(top, hand.number)
+        if not hand.is_deleted:
+            running = [a + b for a, b in zip(running, row.nets, strict=False)]
+            bettor_running = [a + b for a, b in zip(bettor_running, row.bettor_nets, strict=True)]
+            row = row._replace(running=tuple(running), bettor_running=tuple(bettor_running))
+            next_dealer = hand.next_dealer
+        rows.append(row)
+    results = list(SessionResult.objects.filter(session=session))
+    totals = session_totals(session_id=session.pk)
+    return TableSheet(session, seats, bettors, rows, totals, results, top + 1, next_dealer)
+
+
+def hand_in_session(session: TableSession, number: int) -> Hand | None:
+    """Hand ``number`` of a session (live or deleted) with its payments' parties."""
+    hand = hands_of(session).filter(number=number).first()
+    return hand or hands_of(session, deleted=True).filter(number=number).first()
+
+
+def hand_revisions(hand: Hand) -> QuerySet[HandRevision]:
+    return hand.revisions.select_related("changed_by").order_by("revision")
+
+
+class MenuItem(NamedTuple):
+    """One choice of the declared entry: its code, its names and its value in the ruleset's
+    unit (None where it has none of its own, e.g. a situation flag the preset does not score)."""
+
+    code: str
+    zh: str
+    en: str
+    value: int | None
+
+
+class DeclarationMenu(NamedTuple):
+    """What a scorer may declare under a session's rules (RULES §6): the base patterns of the
+    preset's table (in table order), the hand-shape extras and the situation flags."""
+
+    unit: str
+    patterns: tuple[MenuItem, ...]
+    extras: tuple[MenuItem, ...]
+    situations: tuple[MenuItem, ...]
+
+
+#: hand-shape extras a declaration lists, where the ruleset scores them as extras
+SHAPE_EXTRAS = ("jingoudiao", "golden_wait", "daiyaojiu", "jiangdui")
+
+
+def declaration_menu(snapshot) -> DeclarationMenu:
+    """The declared entry's choices under the rules a snapshot pinned, read from its stored
+    description (so a session's menu never changes with today's presets)."""
+    d = snapshot.description
+    patterns = tuple(
+        MenuItem(p["code"], p["zh"], p["en"], p["value"] if isinstance(p["value"], int) else None)
+        for p in d["patterns"]
+    )
+    steps = {e["code"]: e for e in d["extras"]}
+    extras = []
+    for code in SHAPE_EXTRAS:
+        if code in steps:
+            e = steps[code]
+            extras.append(MenuItem(code, e["zh"], e["en"], e["steps"]))
+        elif code in d.get("pattern_extras", ()):
+            name = PATTERN_NAMES[code]
+            extras.append(MenuItem(code, name.zh, name.en, 1))
+    situations = []
+    for flag, element in SITUATIONS.items():
+        name = EXTRA_NAMES.get(element) or PATTERN_NAMES[element]
+        e = steps.get(element)
+        situations.append(MenuItem(flag, name.zh, name.en, e["steps"] if e else None))
+    return DeclarationMenu(d["unit"], patterns, tuple(extras), tuple(situations))
