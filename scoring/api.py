@@ -21,6 +21,7 @@ from core.pagination import StandardPagination
 from scoring.engine import (
     PRESETS,
     EngineError,
+    declaration_menu,
     evaluate,
     option_schema,
     parse_waiting_hand,
@@ -115,6 +116,7 @@ def describe_preset(name: str) -> dict[str, Any]:
         "name": name,
         "default": name == DEFAULT_PRESET,
         "fingerprint": r.fingerprint,
+        "declarations": declaration_menu(r).as_dict(),
     }
 
 
@@ -149,7 +151,12 @@ class RulesetResolveView(EngineView):
         data = request_object(request, ResolveInputSerializer)
         ruleset = engine_call(resolve_ruleset, data.get("ruleset"))
         return Response(
-            {"spec": ruleset.to_spec(), "fingerprint": ruleset.fingerprint, **ruleset.as_dict()}
+            {
+                "spec": ruleset.to_spec(),
+                "fingerprint": ruleset.fingerprint,
+                **ruleset.as_dict(),
+                "declarations": declaration_menu(ruleset).as_dict(),
+            }
         )
 
 

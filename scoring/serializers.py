@@ -144,10 +144,60 @@ class RulesetDescriptionSerializer(serializers.Serializer):
     defaults = serializers.DictField(help_text="the preset's own value of every option")
 
 
+class DeclaredPatternSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = NameSerializer()
+    value = serializers.IntegerField(help_text="total in the ruleset's unit at min_roots")
+    paid = serializers.IntegerField(
+        help_text="what each payer pays at base 1 for it on a discard win (cap applied)"
+    )
+    min_roots = serializers.IntegerField()
+    max_roots = serializers.IntegerField()
+    situation = serializers.CharField(
+        allow_null=True, help_text="the situation flag it needs (天胡 heavenly, 地胡 earthly)"
+    )
+    melds = serializers.IntegerField(help_text="4: needs the four melds listed (金钩钓)")
+    wait = serializers.BooleanField(help_text="may be a ready player's wait at the draw")
+
+
+class DeclaredExtraSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    name = NameSerializer()
+    steps = serializers.IntegerField()
+    melds = serializers.IntegerField(help_text="4: needs the four melds listed (金钩钓)")
+
+
+class DeclaredSituationSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=list(SITUATIONS))
+    name = NameSerializer()
+    steps = serializers.IntegerField(help_text="steps it adds (0: it changes who pays)")
+
+
+class DrawDeclarationSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=["huazhu", "not_ready", "ready"])
+    name = NameSerializer()
+    needs_wait = serializers.BooleanField()
+
+
+class DeclarationMenuSerializer(serializers.Serializer):
+    """What a scorer may declare under the ruleset (RULES §6): a winner's base pattern, roots,
+    extras and situation flags; a player at the draw."""
+
+    ruleset = serializers.CharField(help_text="fingerprint")
+    preset = serializers.CharField()
+    unit = serializers.CharField()
+    root_steps = serializers.IntegerField(help_text="steps of the curve each further root adds")
+    patterns = DeclaredPatternSerializer(many=True)
+    extras = DeclaredExtraSerializer(many=True)
+    situations = DeclaredSituationSerializer(many=True)
+    draw = DrawDeclarationSerializer(many=True)
+
+
 class PresetSerializer(RulesetDescriptionSerializer):
     name = serializers.CharField()
     default = serializers.BooleanField(help_text="the preset used when none is named")
     fingerprint = serializers.CharField()
+    declarations = DeclarationMenuSerializer()
 
 
 class OptionSchemaSerializer(serializers.Serializer):
@@ -179,6 +229,7 @@ class ResolveInputSerializer(serializers.Serializer):
 class ResolvedRulesetSerializer(RulesetDescriptionSerializer):
     spec = serializers.JSONField(help_text="the smallest spec that resolves to it again")
     fingerprint = serializers.CharField()
+    declarations = DeclarationMenuSerializer()
 
 
 # --- settle ------------------------------------------------------------------------------------

@@ -10,7 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from core.errors import Invalid
-from scoring.engine import EngineError, Ruleset, resolve_ruleset, ruleset_from_description
+from scoring.engine import (
+    DeclarationMenu,
+    EngineError,
+    Ruleset,
+    resolve_ruleset,
+    ruleset_from_description,
+)
+from scoring.engine import declaration_menu as engine_declaration_menu
 from scoring.engine.rulesets import CACHE_SIZE, LRU
 from scoring.engine.settle import Settlement, settle
 from scoring.models import RulesetSnapshot
@@ -72,5 +79,19 @@ def hand_settle(*, snapshot: RulesetSnapshot, record: dict[str, Any]) -> Settlem
     """
     try:
         return settle({**record, "ruleset": pinned_ruleset(snapshot)})
+    except EngineError as e:
+        raise Invalid(e.as_dicts()) from e
+
+
+def declaration_menu(ruleset: Ruleset | RulesetSnapshot | Any) -> DeclarationMenu:
+    """What a scorer may declare under a ruleset (RULES §6): its base patterns with their
+    values and roots, its hand-shape extras, the situation flags and the draw declarations.
+
+    ``ruleset`` is a :class:`Ruleset`, a snapshot (its pinned rules: what a session records
+    under) or a spec (a preset name or ``{"preset", "options"}``); Invalid for a bad spec."""
+    if isinstance(ruleset, RulesetSnapshot):
+        ruleset = pinned_ruleset(ruleset)
+    try:
+        return engine_declaration_menu(ruleset)
     except EngineError as e:
         raise Invalid(e.as_dicts()) from e

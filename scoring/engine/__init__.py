@@ -11,8 +11,19 @@ Public API::
 
     pinned = ruleset_from_description(stored_description)  # the rules a hand was recorded with
     evaluate(hand, pinned)
+
+    declaration_menu("chengdu").as_dict()  # what a scorer may declare (RULES §6, declared.py)
 """
 
+from .declared import (
+    Declaration,
+    DeclarationMenu,
+    DrawChoice,
+    ExtraChoice,
+    PatternChoice,
+    SituationChoice,
+    declaration_menu,
+)
 from .errors import EngineError, Problem
 from .evaluate import (
     Evaluation,
@@ -52,21 +63,28 @@ __all__ = [
     "PATTERN_NAMES",
     "PRESETS",
     "SITUATIONS",
+    "Declaration",
+    "DeclarationMenu",
+    "DrawChoice",
     "EngineError",
     "Evaluation",
+    "ExtraChoice",
     "Line",
     "Meld",
     "MeldGroup",
     "Options",
+    "PatternChoice",
     "Problem",
     "Readiness",
     "Ruleset",
+    "SituationChoice",
     "Valuation",
     "Wait",
     "WinningHand",
     "chajiao_owed",
     "chajiao_pick",
     "chajiao_value",
+    "declaration_menu",
     "evaluate",
     "evaluate_key",
     "evaluate_tiles",

@@ -312,3 +312,20 @@ def test_a_field_the_engine_does_not_read_is_refused(api_client, url, body, path
     response = api_client.post(url, body, format="json")
     assert response.status_code == 400
     assert [(e["path"], e["code"]) for e in response.json()["errors"]] == [(path, "unknown_field")]
+
+
+def test_each_preset_carries_its_declaration_menu(api_client):
+    data = api_client.get("/api/v1/rulesets/xuezhan9/").json()
+    menu = data["declarations"]
+    assert menu["ruleset"] == data["fingerprint"]
+    # xuezhan9: 清一色 3 fan pays 2^3 = 8; 金钩钓 is an extra of one fan
+    qys = next(p for p in menu["patterns"] if p["code"] == "qingyise")
+    assert (qys["value"], qys["paid"], qys["name"]["zh"]) == (3, 8, "清一色")
+    assert [e["code"] for e in menu["extras"]] == ["jingoudiao"]
+    resolved = api_client.post(
+        "/api/v1/rulesets/resolve",
+        {"ruleset": {"preset": "qq", "options": {"cap": 3}}},
+        format="json",
+    ).json()
+    qd = next(p for p in resolved["declarations"]["patterns"] if p["code"] == "qingdui")
+    assert qd["paid"] == 4  # 清对 4 fan at a cap of 3 fan: 2^(3−1)
