@@ -28,7 +28,7 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
-from scoring.engine.patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATIONS
+from scoring import services as scoring_services
 
 # --- who may see what ------------------------------------------------------------------------
 
@@ -434,50 +434,8 @@ def hand_revisions(hand: Hand) -> QuerySet[HandRevision]:
     return hand.revisions.select_related("changed_by").order_by("revision")
 
 
-class MenuItem(NamedTuple):
-    """One choice of the declared entry: its code, its names and its value in the ruleset's
-    unit (None where it has none of its own, e.g. a situation flag the preset does not score)."""
-
-    code: str
-    zh: str
-    en: str
-    value: int | None
-
-
-class DeclarationMenu(NamedTuple):
-    """What a scorer may declare under a session's rules (RULES §6): the base patterns of the
-    preset's table (in table order), the hand-shape extras and the situation flags."""
-
-    unit: str
-    patterns: tuple[MenuItem, ...]
-    extras: tuple[MenuItem, ...]
-    situations: tuple[MenuItem, ...]
-
-
-#: hand-shape extras a declaration lists, where the ruleset scores them as extras
-SHAPE_EXTRAS = ("jingoudiao", "golden_wait", "daiyaojiu", "jiangdui")
-
-
-def declaration_menu(snapshot) -> DeclarationMenu:
-    """The declared entry's choices under the rules a snapshot pinned, read from its stored
-    description (so a session's menu never changes with today's presets)."""
-    d = snapshot.description
-    patterns = tuple(
-        MenuItem(p["code"], p["zh"], p["en"], p["value"] if isinstance(p["value"], int) else None)
-        for p in d["patterns"]
-    )
-    steps = {e["code"]: e for e in d["extras"]}
-    extras = []
-    for code in SHAPE_EXTRAS:
-        if code in steps:
-            e = steps[code]
-            extras.append(MenuItem(code, e["zh"], e["en"], e["steps"]))
-        elif code in d.get("pattern_extras", ()):
-            name = PATTERN_NAMES[code]
-            extras.append(MenuItem(code, name.zh, name.en, 1))
-    situations = []
-    for flag, element in SITUATIONS.items():
-        name = EXTRA_NAMES.get(element) or PATTERN_NAMES[element]
-        e = steps.get(element)
-        situations.append(MenuItem(flag, name.zh, name.en, e["steps"] if e else None))
-    return DeclarationMenu(d["unit"], patterns, tuple(extras), tuple(situations))
+def declaration_menu(snapshot):
+    """The declared entry's choices under the rules a snapshot pinned (RULES §6): the base
+    patterns with their values, the hand-shape extras, the situation flags, the draw's
+    declarations (the engine's menu, so a session's menu never changes with today's presets)."""
+    return scoring_services.declaration_menu(snapshot)

@@ -283,6 +283,7 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
                     out[w + "with"] = "1"
                 if j == 0:
                     out[w + "situation"] = list(event.get("situation") or ())
+                if j == 0 or "declared" not in winner:  # a shown winner's tiles need it
                     out[w + "tile"] = event.get("tile", "")
                 if "declared" in winner:
                     d = winner["declared"]

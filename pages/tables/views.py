@@ -45,11 +45,6 @@ KONG_KINDS = {
     "direct": gettext_lazy("直杠 on a discard"),
     "added": gettext_lazy("弯杠 added"),
 }
-DRAW_STATES = {
-    "huazhu": gettext_lazy("花猪"),
-    "not_ready": gettext_lazy("Not ready"),
-    "ready": gettext_lazy("Ready (听牌)"),
-}
 
 
 def words(name: Name | Any) -> str:
@@ -120,12 +115,13 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     seats = [(str(s.number), WINDS[s.number], s.player.name) for s in sheet.seats]
     wrong = {p.field: p.message for p in problems}
 
-    def item(i: selectors.MenuItem, steps: bool = False) -> dict:
-        value = i.value
-        if steps and value is not None:  # an extra: steps up the curve
-            label = {"fan": f"+{value}", "multiple": f"×{2**value}", "points": f"+{value}"}
-            return {"code": i.code, "name": words(i), "value": label.get(unit, "")}
-        return {"code": i.code, "name": words(i), "value": value_words(unit, value)}
+    def item(name: Name, code: str, value: str = "") -> dict:
+        return {"code": code, "name": words(name), "value": value}
+
+    def steps(n: int) -> str:
+        if not n:
+            return ""
+        return f"×{2**n}" if unit == "multiple" else f"+{n}"
 
     def v(key, default=""):
         return values.get(key, default)
@@ -170,12 +166,15 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     return {
         "seats": seats,
         "dealer": dealer,
-        "patterns": [item(i) for i in menu.patterns],
-        "extras": [item(i, steps=True) for i in menu.extras],
-        "situations": [item(i, steps=True) for i in menu.situations],
+        "patterns": [item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns],
+        "waits": [
+            item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns if p.wait
+        ],
+        "extras": [item(e.name, e.code, steps(e.steps)) for e in menu.extras],
+        "situations": [item(x.name, x.code, steps(x.steps)) for x in menu.situations],
         "roots": [str(r) for r in forms.ROOTS],
         "kong_kinds": list(KONG_KINDS.items()),
-        "draw_states": list(DRAW_STATES.items()),
+        "draw_states": [(d.code, words(d.name)) for d in menu.draw],
         "winners": winners,
         "kongs": kongs,
         "draw": draw,
@@ -211,7 +210,7 @@ def payment_lines(view: selectors.HandView) -> list[dict[str, Any]]:
 
 def _win_words(sheet: selectors.TableSheet, row: selectors.SheetRow) -> list[str]:
     names = {s.number: s.player.name for s in sheet.seats}
-    menu = {i.code: words(i) for i in selectors.declaration_menu(sheet.session.ruleset).patterns}
+    menu = {p.code: words(p.name) for p in selectors.declaration_menu(sheet.session.ruleset).patterns}
     out = []
     for w in row.wins:
         pattern = menu.get(w.pattern) or w.pattern
