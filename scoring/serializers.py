@@ -243,9 +243,15 @@ class HandRecordSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=["xuezhan", "single"], required=False)
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
     declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")
-    events = serializers.JSONField(help_text="kongs and wins, in order")
+    events = serializers.JSONField(
+        help_text="kongs and wins, in order; a winner is shown {seat, concealed, melds} or "
+        'declared {seat, "declared": {pattern, roots, extras}, melds?} (RULES §6)'
+    )
     draw = serializers.JSONField(
-        required=False, help_text='流局: {"hands": {seat: {concealed, melds}}}'
+        required=False,
+        help_text='流局: {"hands": {seat: {concealed, melds}}}; a player may be declared '
+        '{"declared": "huazhu" | "not_ready"} or {"declared": "ready", "wait": {pattern, '
+        "roots, extras}}",
     )
     bettors = serializers.JSONField(required=False, help_text='[{"name", "tile"}]')
     session = serializers.JSONField(required=False, help_text="draws_before, dealer_streak")
@@ -266,6 +272,9 @@ class WinResultSerializer(serializers.Serializer):
     capped = serializers.BooleanField()
     lines = LineSerializer(many=True)
     amount = serializers.IntegerField(help_text="what each payer pays this winner for the win")
+    verified = serializers.BooleanField(
+        help_text="shown by his tiles; false: declared (RULES §6), valued from the declaration"
+    )
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -305,6 +314,9 @@ class DrawSeatSerializer(serializers.Serializer):
     ready = serializers.BooleanField()
     waits = DrawWaitSerializer(many=True)
     chajiao_value = serializers.IntegerField(allow_null=True)
+    verified = serializers.BooleanField(
+        help_text="shown by his tiles; false: declared huazhu, not_ready or ready (no waits)"
+    )
 
 
 class BoundBettorSerializer(serializers.Serializer):
@@ -327,3 +339,6 @@ class SettlementSerializer(serializers.Serializer):
     bettors = BoundBettorSerializer(many=True)
     next_dealer = serializers.IntegerField(allow_null=True)
     finished = serializers.BooleanField()
+    verified = serializers.BooleanField(
+        help_text="false when any winner or player at the draw was declared (RULES §6)"
+    )

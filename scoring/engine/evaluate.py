@@ -495,11 +495,26 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
         for m in h.melds:
             counts[m.tile] += m.size
         problems += check_copies({t: counts[t] for t in over}, f"{pre}concealed")
-    s = h.situation
+    return problems + check_situation(h.self_draw, h.situation, h.melds, path)
+
+
+def check_situation(
+    self_draw: bool,
+    s: frozenset[str],
+    melds: tuple[Meld, ...],
+    path: str = "",
+    *,
+    melds_listed: bool = True,
+) -> list[Problem]:
+    """The situation flags a winning hand makes impossible on its own (RULES §5): how it was
+    won and its melds. ``melds_listed`` False: a declared winner who lists no melds (RULES
+    §6), whose melds are not known, so only how he won is checked."""
+    pre = f"{path}." if path else ""
+    problems: list[Problem] = []
     if not s:
         return problems
-    has_kong = any(m.kind == "kong" for m in h.melds)
-    if "kong_flower" in s and not h.self_draw:
+    has_kong = any(m.kind == "kong" for m in melds) or not melds_listed
+    if "kong_flower" in s and not self_draw:
         problems.append(
             Problem(
                 "kong_flower_not_self_draw",
@@ -516,7 +531,7 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
             )
         )
     for flag in ("kong_discard", "robbing_kong"):
-        if flag in s and h.self_draw:
+        if flag in s and self_draw:
             problems.append(
                 Problem(
                     f"{flag}_self_draw",
@@ -524,7 +539,7 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
                     f"{pre}situation",
                 )
             )
-    if "heavenly" in s and (not h.self_draw or h.melds):
+    if "heavenly" in s and (not self_draw or melds):
         problems.append(
             Problem(
                 "heavenly_impossible",
@@ -532,7 +547,7 @@ def check_winning_hand(h: WinningHand, path: str = "") -> list[Problem]:
                 f"{pre}situation",
             )
         )
-    if "earthly" in s and h.melds:
+    if "earthly" in s and melds:
         problems.append(
             Problem(
                 "earthly_with_melds", "地胡 comes before any claim: no melds", f"{pre}situation"

@@ -14,6 +14,7 @@ from ..bounds import (
     MAX_WINNERS,
     MIN_BASE,
 )
+from ..declared import DRAW_DECLARATIONS, parse_declaration
 from ..errors import Collector, EngineError, Problem, is_int, is_text, path_key, shown
 from ..evaluate import parse_situation
 from ..melds import parse_melds
@@ -28,10 +29,10 @@ _RECORD_FIELDS = frozenset(
 )
 _KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn"))
 _WIN_FIELDS = frozenset(("type", "from", "tile", "situation", "winners"))
-_WINNER_FIELDS = frozenset(("seat", "concealed", "melds"))
+_WINNER_FIELDS = frozenset(("seat", "concealed", "melds", "declared"))
 _DRAW_FIELDS = frozenset(("hands",))
 SEAT_KEYS = ("0", "1", "2", "3")  # the draw's hands, by seat
-_SHOWN_FIELDS = frozenset(("concealed", "melds"))
+_SHOWN_FIELDS = frozenset(("concealed", "melds", "declared", "wait"))
 _BETTOR_FIELDS = frozenset(("name", "tile"))
 _SESSION_FIELDS = frozenset(("draws_before", "dealer_streak"))
 
@@ -214,8 +215,18 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
             continue
         c.unknown_fields(w, _WINNER_FIELDS, wpath)
         seat = _seat(c, w.get("seat"), f"{wpath}.seat")
-        concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         melds = parse_melds(c, w.get("melds"), f"{wpath}.melds")
+        if "declared" in w:  # RULES §6: what the hand was, in place of its tiles
+            if "concealed" in w:
+                c.add(
+                    "declared_and_shown",
+                    "a winner is shown (concealed) or declared, not both",
+                    f"{wpath}.concealed",
+                )
+            declared = parse_declaration(c, w["declared"], f"{wpath}.declared")
+            winners.append(Winner(seat, (), melds, declared))
+            continue
+        concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         winners.append(Winner(seat, concealed, melds))
     seats = [w.seat for w in winners]
     if len(set(seats)) != len(seats):
@@ -247,11 +258,47 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
             c.add("invalid_hand", "a shown hand is {concealed, melds}", path)
             continue
         c.unknown_fields(hand, _SHOWN_FIELDS, path)
-        concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         melds = parse_melds(c, hand.get("melds"), f"{path}.melds")
+        if "declared" in hand:
+            declared = _parse_draw_declaration(c, hand, path)
+            if declared is not None:
+                out.append(Shown(seat, (), melds, *declared))
+            continue
+        if "wait" in hand:
+            c.add("unexpected_wait", "a wait is given for a player declared ready", f"{path}.wait")
+        concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         if concealed is not None:
             out.append(Shown(seat, concealed, melds))
     return tuple(out)
+
+
+def _parse_draw_declaration(c: Collector, hand: dict, path: str) -> tuple | None:
+    """(declaration, wait) of a declared player at the draw (RULES §6), or None."""
+    before = c.found
+    declared, wait = hand["declared"], None
+    if "concealed" in hand:
+        c.add(
+            "declared_and_shown",
+            "a player at the draw is shown (concealed) or declared, not both",
+            f"{path}.concealed",
+        )
+    if declared not in DRAW_DECLARATIONS:
+        c.add(
+            "invalid_draw_declaration",
+            f"a player at the draw is declared {', '.join(DRAW_DECLARATIONS)}, "
+            f"got {shown(declared)}",
+            f"{path}.declared",
+        )
+    elif declared == "ready":
+        if hand.get("wait") is None:
+            c.add("wait_missing", "a ready player is declared with the wait 查叫 uses", path)
+        else:
+            wait = parse_declaration(c, hand["wait"], f"{path}.wait")
+    elif "wait" in hand:
+        c.add("unexpected_wait", "a wait is given for a player declared ready", f"{path}.wait")
+    if c.found > before:
+        return None
+    return declared, wait
 
 
 def _parse_bettors(c: Collector, raw: Any, dealer: int) -> list[Bettor]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bounds import MAX_BETTORS
+from ..declared import Declaration
 from ..melds import Meld
 from ..rulesets import Ruleset
 
@@ -33,9 +34,13 @@ class Kong:
 
 @dataclass(frozen=True)
 class Winner:
+    """A winner of a win event: shown (his concealed tiles and melds) or declared (what his
+    hand was, RULES §6; melds listed or not)."""
+
     seat: int
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
+    declared: Declaration | None = None
 
 
 @dataclass(frozen=True)
@@ -51,11 +56,14 @@ class Win:
 
 @dataclass(frozen=True)
 class Shown:
-    """The tiles a player still in the hand shows when the wall runs out."""
+    """A player still in the hand when the wall runs out: the tiles he shows, or what he was
+    declared (RULES §6: ``huazhu``, ``not_ready``, or ``ready`` with the ``wait`` 查叫 uses)."""
 
     seat: int
     concealed: tuple[int, ...]
     melds: tuple[Meld, ...]
+    declared: str | None = None
+    wait: Declaration | None = None
 
 
 @dataclass(frozen=True)

@@ -189,6 +189,10 @@ def refuse_draw(
         if s not in still_in:
             c.add("draw_hand_of_winner", f"seat {s} has already won", f"draw.hands.{s}")
     for h in shown.values():
+        if h.declared is not None:  # RULES §6: only what was recorded is checked
+            if h.melds:
+                refuse_melds(c, h.seat, h.melds, kongs_made, f"draw.hands.{h.seat}.melds")
+            continue
         n = len(h.concealed) + 3 * len(h.melds)
         if n != 13:
             c.add(
@@ -205,10 +209,11 @@ def record_parts(rec: HandRecord, cancelled: set[int]) -> Iterator[tuple[tuple[i
     A kong is seen in its owner's melds when he shows his hand, else as the event; the one
     discard that several players win on is one tile; a drawn 叫马 tile is out of play.
     """
-    showing = {h.seat for h in rec.draw or ()}
+    # (a declared player shows his kongs only where he lists his melds, RULES §6)
+    showing = {h.seat for h in rec.draw or () if h.declared is None or h.melds}
     for ev in rec.events:
         if isinstance(ev, Win):
-            showing.update(x.seat for x in ev.winners)
+            showing.update(x.seat for x in ev.winners if x.declared is None or x.melds)
     for ev in rec.events:
         path = f"events[{ev.index}]"
         if isinstance(ev, Kong):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..errors import Collector
-from ..evaluate import Valuation, WinningHand, evaluate_key, situation_bits
+from ..declared import value_declaration
+from ..errors import Collector, Problem
+from ..evaluate import Valuation, WinningHand, check_situation, evaluate_key, situation_bits
 from ..melds import MeldGroup
 from ..shapes import TILE_BIT, hand_key
 from ..waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
@@ -19,7 +20,7 @@ from . import payments, refusals
 from .bettors import with_bettors
 from .dealer import next_dealer, session_multiplier
 from .parse import collect_record
-from .record import BETTOR_LABELS, SEAT_LABELS, HandRecord, Kong, Shown, Win
+from .record import BETTOR_LABELS, SEAT_LABELS, HandRecord, Kong, Shown, Win, Winner
 from .result import DrawSeat, Settlement, WinResult
 
 
@@ -118,8 +119,14 @@ class Replay:
             and self.r.options.kong_flower_after_direct == "discard"
         )
         valued = []
+        self_draw = w.from_ is None and not after_direct
         for j, x in enumerate(w.winners):
             wpath = f"{path}.winners[{j}]"
+            if x.declared is not None:
+                v = self.declared_win(w, x, self_draw, wpath, path)
+                if v is not None:
+                    valued.append((x.seat, v))
+                continue
             hand = WinningHand(x.concealed, w.tile, x.melds, w.from_ is None, s)
             refusals.refuse_winning_hand(self.c, hand, wpath, path)
             refusals.refuse_melds(self.c, x.seat, x.melds, self.kongs, f"{wpath}.melds")
@@ -128,7 +135,7 @@ class Replay:
                 len(x.concealed) + 1,
                 self.r,
                 MeldGroup.of(x.melds),
-                w.from_ is None and not after_direct,
+                self_draw,
                 situation_bits(s),
                 self.rec.declared_void[x.seat],
             )
@@ -145,8 +152,40 @@ class Replay:
         if self.c.found > before:
             return
         self.first_win = self.first_win or w
+        declared = {x.seat for x in w.winners if x.declared is not None}
         for seat, v in valued:
-            self.pay_win(w, seat, v, prev_kong, after_direct, was_in)
+            self.pay_win(w, seat, v, prev_kong, after_direct, was_in, seat not in declared)
+
+    def kongs_of(self, seat: int) -> int:
+        """The kongs a player has made so far (a robbed one was never made)."""
+        return sum(k.seat == seat for k in self.kongs)
+
+    def declared_win(
+        self, w: Win, x: Winner, self_draw: bool, wpath: str, path: str
+    ) -> Valuation | None:
+        """A declared winner (RULES §6): how he won checked as for tiles, his melds (if he
+        lists them) against his kongs, his declaration valued by the ruleset's own tables."""
+        for p in check_situation(
+            w.from_ is None, w.situation, x.melds, wpath, melds_listed=bool(x.melds)
+        ):
+            if p.path.endswith(".situation"):
+                p = Problem(p.code, p.message, f"{path}.situation")
+            if (p.code, p.path) not in {(q.code, q.path) for q in self.c.problems}:
+                self.c.extend([p])
+        if x.melds:
+            refusals.refuse_melds(self.c, x.seat, x.melds, self.kongs, f"{wpath}.melds")
+        v, problems = value_declaration(
+            self.r,
+            x.declared,
+            f"{wpath}.declared",
+            melds=x.melds,
+            kongs=self.kongs_of(x.seat),
+            self_draw=self_draw,
+            situation=w.situation,
+            void=self.rec.declared_void[x.seat],
+        )
+        self.c.extend(problems)
+        return v
 
     def pay_win(
         self,
@@ -156,12 +195,13 @@ class Replay:
         prev_kong: Kong | None,
         after_direct: bool,
         was_in: list[bool],
+        verified: bool = True,
     ) -> None:
         """The win, then what 杠上炮 (呼叫转移) or 抢杠 (杠钱归胡家) add to it."""
         konged = prev_kong.from_ if after_direct else None
         amount = payments.win_payments(self.ledger, w, seat, v, self.others_in(seat), konged)
         self_draw = w.from_ is None and not after_direct
-        self.wins.append(WinResult(w.index, seat, w.from_, w.tile, self_draw, v, amount))
+        self.wins.append(WinResult(w.index, seat, w.from_, w.tile, self_draw, v, amount, verified))
         if w.from_ is None:
             return
         if "kong_discard" in w.situation:
@@ -177,6 +217,8 @@ class Replay:
         if self.c.problems:  # the draw's, or an earlier event's: nothing to settle on
             return None
         seats = tuple(self.show(shown[s]) for s in still_in)
+        if self.c.problems:  # a declaration the ruleset cannot produce
+            return None
         payments.huazhu_payments(self.ledger, seats, self.r)
         payments.chajiao_payments(self.ledger, seats)
         if self.r.options.refund_kongs:
@@ -187,6 +229,8 @@ class Replay:
         """A shown hand: 花猪, or ready (下叫) on which waits (死叫 where every copy is seen),
         and what 查叫 values it by."""
         r = self.r
+        if h.declared is not None:
+            return self.declared_seat(h)
         key = hand_key(h.concealed)
         mg = MeldGroup.of(h.melds)
         void = self.rec.declared_void[h.seat]
@@ -197,3 +241,23 @@ class Replay:
         waits = tuple((t, v, seen[t] >= 4) for t, v in candidates)
         pick = chajiao_pick(r, candidates, {t for t, _, dead in waits if dead})
         return DrawSeat(h.seat, False, pick is not None, waits, chajiao_owed(r, pick), pick)
+
+    def declared_seat(self, h: Shown) -> DrawSeat:
+        """A declared player at the draw (RULES §6): 花猪, not ready, or ready on the declared
+        wait, valued as a discard win without situational extras (what 查叫 uses)."""
+        if h.declared == "huazhu":
+            return DrawSeat(h.seat, True, False, (), None, verified=False)
+        if h.declared == "not_ready":
+            return DrawSeat(h.seat, False, False, (), None, verified=False)
+        path = f"draw.hands.{h.seat}.wait"
+        v, problems = value_declaration(
+            self.r,
+            h.wait,
+            path,
+            melds=h.melds,
+            kongs=self.kongs_of(h.seat),
+            void=self.rec.declared_void[h.seat],
+            wait=True,
+        )
+        self.c.extend(problems)
+        return DrawSeat(h.seat, False, True, (), chajiao_owed(self.r, v), v, verified=False)

@@ -62,6 +62,7 @@ class WinResult:
     self_draw: bool
     valuation: Valuation
     amount: int  # what each payer pays this winner for the win itself
+    verified: bool = True  # shown by his tiles; False: declared (RULES §6)
 
     def as_dict(self, r: Ruleset) -> dict[str, Any]:
         return {
@@ -72,6 +73,7 @@ class WinResult:
             "self_draw": self.self_draw,
             **self.valuation.as_dict(r),
             "amount": self.amount,
+            "verified": self.verified,
         }
 
 
@@ -85,6 +87,7 @@ class DrawSeat:
     waits: tuple[tuple[int, Valuation, bool], ...]  # (tile, valuation, dead)
     chajiao_value: int | None  # what each not-ready player pays him; None: not ready, 查叫 off
     chajiao_wait: Valuation | None = None  # the wait 查叫 values him by (waits.chajiao_pick)
+    verified: bool = True  # shown by his tiles; False: declared (RULES §6)
 
     def as_dict(self, r: Ruleset) -> dict[str, Any]:
         return {
@@ -96,6 +99,7 @@ class DrawSeat:
                 for t, v, dead in self.waits
             ],
             "chajiao_value": self.chajiao_value,
+            "verified": self.verified,
         }
 
 
@@ -111,6 +115,12 @@ class Settlement:
     draw: tuple[DrawSeat, ...] | None
     next_dealer: int | None
     finished: bool
+
+    @property
+    def verified(self) -> bool:
+        """Whether every winner and every player at the draw was shown by his tiles (False
+        when anything was declared, RULES §6)."""
+        return all(w.verified for w in self.wins) and all(d.verified for d in self.draw or ())
 
     def as_dict(self) -> dict[str, Any]:
         rec = self.record
@@ -131,4 +141,5 @@ class Settlement:
             ],
             "next_dealer": self.next_dealer,
             "finished": self.finished,
+            "verified": self.verified,
         }
