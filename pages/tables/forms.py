@@ -26,6 +26,8 @@ ROOTS = range(5)
 KONG_KINDS = ("concealed", "direct", "added")
 DRAW_STATES = ("huazhu", "not_ready", "ready")
 SELF = "self"  # the ``from`` of a self-drawn win (自摸)
+RANKS = tuple("123456789")
+SUITS = ("m", "p", "s")
 
 _LAST_TILE = re.compile(r"^(.*?)(\d)\s*([mps万筒条饼铜索])\s*$")
 _COMPACT_SUIT = {"万": "m", "筒": "p", "饼": "p", "铜": "p", "条": "s", "索": "s"}
@@ -76,6 +78,22 @@ def split_winning_tile(tiles: str) -> tuple[str, str]:
     return head, f"{rank}{suit}"
 
 
+def _chip_tile(data: Mapping, prefix: str) -> str:
+    """A tile tapped as a rank and a suit (``w1_rank`` 5 + ``w1_suit`` m = ``5m``), or ""."""
+    rank, suit = _one(data, prefix + "rank"), _one(data, prefix + "suit")
+    if rank in RANKS and suit in SUITS:
+        return f"{rank}{suit}"
+    return ""
+
+
+def tile_chips(tile: str) -> tuple[str, str]:
+    """A compact tile (``5m``) as its rank and suit chips; ("", "") when it is not one."""
+    tile = (tile or "").strip()
+    if len(tile) == 2 and tile[0] in RANKS and tile[1] in SUITS:
+        return tile[0], tile[1]
+    return "", ""
+
+
 def _pungs(text: str) -> list[dict[str, Any]]:
     """Exposed pungs typed as tiles, one per pung: ``5p7s`` or ``555p 777s``."""
     out, seen = [], []
@@ -120,7 +138,7 @@ def record_from_form(
     for j in range(1, KONGS + 1):
         seat = _seat(_one(data, f"k{j}_seat"))
         kind = _one(data, f"k{j}_kind")
-        tile = _one(data, f"k{j}_tile")
+        tile = _one(data, f"k{j}_tile") or _chip_tile(data, f"k{j}_")
         discarder = _seat(_one(data, f"k{j}_from"))
         if seat is None:
             if kind or tile or discarder is not None:
@@ -153,7 +171,7 @@ def record_from_form(
             problems.append(FormProblem(f"w{i}_from", str(message)))
             continue
         tiles = _one(data, f"w{i}_tiles")
-        tile = _one(data, f"w{i}_tile")
+        tile = _one(data, f"w{i}_tile") or _chip_tile(data, f"w{i}_")
         winner: dict[str, Any] = {"seat": seat}
         if tiles:
             if not tile:
@@ -266,7 +284,9 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
             k += 1
             out[f"k{k}_seat"] = str(event.get("seat", ""))
             out[f"k{k}_kind"] = event.get("kind", "")
-            out[f"k{k}_tile"] = event.get("tile", "")
+            out[f"k{k}_rank"], out[f"k{k}_suit"] = tile_chips(event.get("tile", ""))
+            if not out[f"k{k}_rank"]:
+                out[f"k{k}_tile"] = event.get("tile", "")
             if event.get("from") is not None:
                 out[f"k{k}_from"] = str(event["from"])
             out[f"k{k}_after"] = str(row)
@@ -283,8 +303,10 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
                     out[w + "with"] = "1"
                 if j == 0:
                     out[w + "situation"] = list(event.get("situation") or ())
-                if j == 0 or "declared" not in winner:  # a shown winner's tiles need it
+                if "declared" not in winner:  # a shown winner's tiles need it
                     out[w + "tile"] = event.get("tile", "")
+                elif j == 0:
+                    out[w + "rank"], out[w + "suit"] = tile_chips(event.get("tile", ""))
                 if "declared" in winner:
                     d = winner["declared"]
                     out[w + "pattern"] = d.get("pattern", "")

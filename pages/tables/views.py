@@ -40,6 +40,7 @@ MODES = {
     TableSession.Mode.XUEZHAN: gettext_lazy("血战到底: the hand goes on until three have won"),
     TableSession.Mode.SINGLE: gettext_lazy("普通: the hand ends at the first win"),
 }
+SUITS = {"m": gettext_lazy("万"), "p": gettext_lazy("筒"), "s": gettext_lazy("条")}
 KONG_KINDS = {
     "concealed": gettext_lazy("暗杠 concealed"),
     "direct": gettext_lazy("直杠 on a discard"),
@@ -134,6 +135,7 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "pattern": v(p + "pattern"), "roots": v(p + "roots", "0"),
             "extras": v(p + "extras", []), "situation": v(p + "situation", []),
             "tiles": v(p + "tiles"), "pungs": v(p + "pungs"), "tile": v(p + "tile"),
+            "rank": v(p + "rank"), "suit": v(p + "suit"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         }  # fmt: skip
         row["open"] = i == 1 or bool(row["seat"])
@@ -144,7 +146,8 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         p = f"k{j}_"
         kongs.append({
             "n": j, "p": p, "seat": v(p + "seat"), "kind": v(p + "kind"), "from": v(p + "from"),
-            "tile": v(p + "tile"), "after": v(p + "after", "0"),
+            "tile": v(p + "tile"), "rank": v(p + "rank"), "suit": v(p + "suit"),
+            "after": v(p + "after", "0"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         })  # fmt: skip
     draw = []
@@ -173,6 +176,8 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         "extras": [item(e.name, e.code, steps(e.steps)) for e in menu.extras],
         "situations": [item(x.name, x.code, steps(x.steps)) for x in menu.situations],
         "roots": [str(r) for r in forms.ROOTS],
+        "ranks": forms.RANKS,
+        "suits": list(SUITS.items()),
         "kong_kinds": list(KONG_KINDS.items()),
         "draw_states": [(d.code, words(d.name)) for d in menu.draw],
         "winners": winners,
@@ -347,6 +352,7 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
         values = _values(request.POST)
         record, problems = forms.record_from_form(request.POST, bettors=names)
         record.pop("number", None)
+        record.setdefault("dealer", hand.dealer)
         reason = request.POST.get("reason", "")
         revision = request.POST.get("revision", "")
         if not problems and revision != str(hand.revision):

@@ -188,3 +188,19 @@ def test_a_record_goes_back_into_the_form_and_out_the_same():
     record2, problems2 = record_from_form(post(**again), bettors=["Guest"])
     assert problems2 == []
     assert record2 == record
+
+
+def test_tiles_tapped_as_rank_and_suit():
+    # "S3 杠 5万": seat, kind, 5, 万 — and the declared winner's tile 9条 the same way
+    record, problems = record_from_form(
+        post(
+            k1_seat="3", k1_kind="concealed", k1_rank="5", k1_suit="m",
+            w1_seat="1", w1_from="self", w1_pattern="qingyise", w1_rank="9", w1_suit="s",
+        )
+    )  # fmt: skip
+    assert problems == []
+    kong, win = record["events"]
+    assert kong["tile"] == "5m"
+    assert win["tile"] == "9s"
+    assert form_from_record(record)["k1_rank"] == "5"
+    assert form_from_record(record)["w1_suit"] == "s"
