@@ -151,7 +151,7 @@ def record_from_form(
         if kind == "direct":
             event["from"] = discarder
             if discarder is None:
-                message = _("Say whose discard was konged (直杠).")
+                message = _("Say whose discard was konged.")
                 problems.append(FormProblem(f"k{j}_from", str(message)))
         after = _int(_one(data, f"k{j}_after"), range(WINNERS + 1)) or 0
         kongs.append((after, j, event))
@@ -167,7 +167,7 @@ def record_from_form(
         came = _one(data, f"w{i}_from")
         discarder = None if came == SELF else _seat(came)
         if came != SELF and discarder is None:
-            message = _("Say from whom the winning tile came, or 自摸.")
+            message = _("Say from whom the winning tile came, or that it was self-drawn.")
             problems.append(FormProblem(f"w{i}_from", str(message)))
             continue
         tiles = _one(data, f"w{i}_tiles")
@@ -241,7 +241,7 @@ def record_from_form(
         elif state == "ready":
             pattern = _one(data, f"d{s}_pattern")
             if not pattern:
-                message = _("Choose the pattern of the wait (查叫), or enter the tiles.")
+                message = _("Choose the pattern of the wait, or enter the tiles.")
                 problems.append(FormProblem(f"d{s}_pattern", str(message)))
                 continue
             roots = _int(_one(data, f"d{s}_roots"), ROOTS) or 0
@@ -262,7 +262,7 @@ def record_from_form(
     if horses:
         record["bettors"] = horses
     if not winners and not hands and not problems:
-        message = _("Enter a winner, or the players still in at a draw (流局).")
+        message = _("Enter a winner, or the players still in at a draw.")
         problems.append(FormProblem("w1_seat", str(message)))
     return record, problems
 

@@ -37,14 +37,16 @@ from scoring.engine.settle import REASON_NAMES
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
-    TableSession.Mode.XUEZHAN: gettext_lazy("血战到底: the hand goes on until three have won"),
-    TableSession.Mode.SINGLE: gettext_lazy("普通: the hand ends at the first win"),
+    TableSession.Mode.XUEZHAN: gettext_lazy("Blood battle: the hand goes on until three have won"),
+    TableSession.Mode.SINGLE: gettext_lazy("Single: the hand ends at the first win"),
 }
-SUITS = {"m": gettext_lazy("万"), "p": gettext_lazy("筒"), "s": gettext_lazy("条")}
+SUITS = {
+    "m": gettext_lazy("Characters"), "p": gettext_lazy("Dots"), "s": gettext_lazy("Bamboo")
+}  # fmt: skip
 KONG_KINDS = {
-    "concealed": gettext_lazy("暗杠 concealed"),
-    "direct": gettext_lazy("直杠 on a discard"),
-    "added": gettext_lazy("弯杠 added"),
+    "concealed": gettext_lazy("Concealed"),
+    "direct": gettext_lazy("On a discard"),
+    "added": gettext_lazy("Added"),
 }
 
 
@@ -219,11 +221,11 @@ def _win_words(sheet: selectors.TableSheet, row: selectors.SheetRow) -> list[str
     out = []
     for w in row.wins:
         pattern = menu.get(w.pattern) or w.pattern
-        roots = _(" %(n)s根") % {"n": w.roots} if w.roots else ""
-        how = _("自摸") if w.from_ is None else _("from %(name)s") % {"name": names.get(w.from_)}
+        roots = _(" +%(n)s roots") % {"n": w.roots} if w.roots else ""
+        how = _("self-drawn") if w.from_ is None else _("from %(name)s") % {"name": names.get(w.from_)}
         out.append(f"{names.get(w.seat)} {pattern}{roots} {how}")
     if row.drawn:
-        out.append(_("流局"))
+        out.append(_("draw"))
     return out
 
 
@@ -433,7 +435,7 @@ def session_result(request: HttpRequest, session: TableSession) -> HttpResponse:
          "value": entered.get(("p", s.player_id), "")}
         for s in sheet.seats
     ] + [
-        {"key": f"b{b.pk}", "label": _("叫马 %(name)s") % {"name": b.name},
+        {"key": f"b{b.pk}", "label": _("Bettor %(name)s") % {"name": b.name},
          "value": entered.get(("b", b.pk), "")}
         for b in sheet.bettors
     ]  # fmt: skip
