@@ -68,7 +68,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     shots(page, "the table")
     # hand 1, declared: 阿明 (S3) 暗杠 5万; 小李 (S1) 清一色 and 王姐 (S2) 对对胡 both on 老张's
     # (S0) discard (一炮多响), then 阿明 自摸 平胡 with his kong as one root
-    page.get_by_role("radio", name="老张").first.check()  # dealer: the first hand asks
+    page.locator('label.chip:has(input[name="dealer"][value="0"])').click()  # dealer: the first hand asks
     w1 = page.locator("#winner-1")
     chip(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="0"])').click()
@@ -76,13 +76,13 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     w1.locator('label.chip:has(input[name="w1_rank"][value="3"])').click()
     w1.locator('label.chip:has(input[name="w1_suit"][value="p"])').click()
     w2 = page.locator("#winner-2")
-    w2.locator("summary").click()
+    w2.locator("> summary").click()
     w2.locator('label.chip:has(input[name="w2_seat"][value="2"])').click()
     w2.locator('label.chip:has(input[name="w2_from"][value="0"])').click()
     w2.locator('label.chip:has(input[name="w2_with"])').click()
     chip(w2, "对对胡").click()
     w3 = page.locator("#winner-3")
-    w3.locator("summary").click()
+    w3.locator("> summary").click()
     w3.locator('label.chip:has(input[name="w3_seat"][value="3"])').click()
     w3.locator('label.chip:has(input[name="w3_from"][value="self"])').click()
     chip(w3, "平胡").click()
@@ -90,7 +90,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     w3.locator('label.chip:has(input[name="w3_rank"][value="7"])').click()
     w3.locator('label.chip:has(input[name="w3_suit"][value="s"])').click()
     kongs = page.locator("#kongs")
-    kongs.locator("summary").click()
+    kongs.locator("> summary").click()
     kongs.locator('label.chip:has(input[name="k1_seat"][value="3"])').click()
     kongs.locator('label.chip:has(input[name="k1_kind"][value="concealed"])').click()
     kongs.locator('label.chip:has(input[name="k1_rank"][value="5"])').click()
@@ -107,24 +107,24 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
 
     # hand 2, shown: 小李 平胡 on 王姐's discard, typed as tiles with the winning tile last;
     # then 王姐 and 老张 self-draw shown hands too (血战 ends at three winners)
-    page.get_by_role("radio", name="老张").first.check()  # 血战: the dice chose, say who deals
+    page.locator('label.chip:has(input[name="dealer"][value="0"])').click()  # 血战: the dice chose, say who deals
     w1 = page.locator("#winner-1")
     chip(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="2"])').click()
     w1.locator("details.tiles summary").click()
     page.fill('input[name="w1_tiles"]', "123m456m789m11p234p")
     w2 = page.locator("#winner-2")
-    w2.locator("summary").click()
+    w2.locator("> summary").click()
     w2.locator('label.chip:has(input[name="w2_seat"][value="2"])').click()
     w2.locator('label.chip:has(input[name="w2_from"][value="self"])').click()
     w2.locator("details.tiles summary").click()
     page.fill('input[name="w2_tiles"]', "12p456p789p11m789m3p")
     w3 = page.locator("#winner-3")
-    w3.locator("summary").click()
+    w3.locator("> summary").click()
     w3.locator('label.chip:has(input[name="w3_seat"][value="0"])').click()
     w3.locator('label.chip:has(input[name="w3_from"][value="self"])').click()
     w3.locator("details.tiles summary").click()
-    page.fill('input[name="w3_tiles"]', "33p777p222s444s66s")
+    page.fill('input[name="w3_tiles"]', "33p777p222s444s66s6s")
     shots(page, "shown hand typed")
     page.get_by_role("button", name="保存本局").click()
     page.wait_for_url("**saved=2**")
@@ -169,7 +169,7 @@ def test_taps_for_s1_self_draws_pure_one_suit_with_a_root(phone, shots):
     _login(page, session)
     taps = Taps(page)
     w1 = page.locator("#winner-1")
-    taps(page.get_by_role("radio", name="老张").first)  # the first hand: say who deals
+    taps(page.locator('label.chip:has(input[name="dealer"][value="0"])'))  # the first hand: say who deals
     taps(chip(w1, "小李"))
     taps(chip(w1, "自摸"))
     taps(chip(w1, "清一色"))
