@@ -20,9 +20,9 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from clubs import selectors
 from clubs.models import Role, TableSession
@@ -33,6 +33,7 @@ from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceErr
 from core.names import Name
 from pages.base import error_messages
 from pages.tables import forms
+from pages.tables.widgets import chips
 from scoring.engine.settle import REASON_NAMES
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
@@ -129,34 +130,62 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     def v(key, default=""):
         return values.get(key, default)
 
+    people = [(n, name, "") for n, _wind, name in seats]
+    patterns = [(p.code, words(p.name), value_words(unit, p.value)) for p in menu.patterns]
+    extras = [(e.code, words(e.name), steps(e.steps)) for e in menu.extras]
+    situations = [(x.code, words(x.name), steps(x.steps)) for x in menu.situations]
+    roots = [(str(r), _("%(n)s roots") % {"n": r}, "") for r in forms.ROOTS]
+    ranks = [(r, r, "") for r in forms.RANKS]
+    suits = [(code, str(label), "") for code, label in SUITS.items()]
+
+    def tile(p: str) -> SafeString:
+        return chips(p + "rank", ranks, v(p + "rank"), css="chips tile-chips ranks",
+                     chip_css="chip rank") + chips(
+            p + "suit", suits, v(p + "suit"), css="chips tile-chips", chip_css="chip suit"
+        )  # fmt: skip
+
     winners = []
     for i in range(1, forms.WINNERS + 1):
         p = f"w{i}_"
+        came = [("self", _("Self-drawn"), ""), *people]
         row = {
-            "n": i, "p": p, "seat": v(p + "seat"), "from": v(p + "from"), "with": v(p + "with"),
-            "pattern": v(p + "pattern"), "roots": v(p + "roots", "0"),
-            "extras": v(p + "extras", []), "situation": v(p + "situation", []),
+            "n": i, "p": p, "with": v(p + "with"),
+            "seat_chips": chips(p + "seat", people, v(p + "seat")),
+            "from_chips": chips(p + "from", came, v(p + "from")),
+            "pattern_chips": chips(p + "pattern", patterns, v(p + "pattern")),
+            "roots_chips": chips(p + "roots", roots, v(p + "roots", "0")),
+            "extra_chips": chips(p + "extras", extras, v(p + "extras", []), multiple=True)
+            if extras else "",
+            "situation_chips": chips(
+                p + "situation", situations, v(p + "situation", []), multiple=True
+            ),
+            "tile_chips": tile(p),
             "tiles": v(p + "tiles"), "pungs": v(p + "pungs"), "tile": v(p + "tile"),
-            "rank": v(p + "rank"), "suit": v(p + "suit"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         }  # fmt: skip
-        row["open"] = i == 1 or bool(row["seat"])
+        row["open"] = i == 1 or bool(v(p + "seat"))
         row["shown"] = bool(row["tiles"] or row["pungs"] or row["tile"])
         winners.append(row)
+    kinds = [(code, str(label), "") for code, label in KONG_KINDS.items()]
     kongs = []
     for j in range(1, forms.KONGS + 1):
         p = f"k{j}_"
         kongs.append({
-            "n": j, "p": p, "seat": v(p + "seat"), "kind": v(p + "kind"), "from": v(p + "from"),
-            "tile": v(p + "tile"), "rank": v(p + "rank"), "suit": v(p + "suit"),
+            "n": j, "p": p, "seat": v(p + "seat"), "tile": v(p + "tile"),
             "after": v(p + "after", "0"),
+            "seat_chips": chips(p + "seat", people, v(p + "seat")),
+            "kind_chips": chips(p + "kind", kinds, v(p + "kind")),
+            "from_chips": chips(p + "from", people, v(p + "from")),
+            "tile_chips": tile(p),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         })  # fmt: skip
+    states = [("", "—", ""), *((d.code, words(d.name), "") for d in menu.draw)]
     draw = []
     for s in sheet.seats:
         p = f"d{s.number}_"
         draw.append({
             "seat": s, "wind": WINDS[s.number], "p": p, "state": v(p + "state"),
+            "state_chips": chips(p + "state", states, v(p + "state")),
             "pattern": v(p + "pattern"), "roots": v(p + "roots", "0"), "tiles": v(p + "tiles"),
             "pungs": v(p + "pungs"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
@@ -170,7 +199,9 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         dealer = str(sheet.next_dealer)
     return {
         "seats": seats,
+        "people": people,
         "dealer": dealer,
+        "dealer_chips": chips("dealer", people, dealer),
         "patterns": [item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns],
         "waits": [
             item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns if p.wait
@@ -215,14 +246,26 @@ def payment_lines(view: selectors.HandView) -> list[dict[str, Any]]:
     ]
 
 
-def _win_words(sheet: selectors.TableSheet, row: selectors.SheetRow) -> list[str]:
+def _names(sheet: selectors.TableSheet) -> tuple[dict[int, str], dict[str, str]]:
+    """The seats' names and the patterns' names in the page's language."""
     names = {s.number: s.player.name for s in sheet.seats}
-    menu = {p.code: words(p.name) for p in selectors.declaration_menu(sheet.session.ruleset).patterns}
+    menu = selectors.declaration_menu(sheet.session.ruleset)
+    return names, {p.code: words(p.name) for p in menu.patterns}
+
+
+def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[str]:
+    """A hand's wins as short phrases: 小李 清一色 1根 自摸."""
+    if names is None:
+        names, menu = _names(sheet)
     out = []
     for w in row.wins:
         pattern = menu.get(w.pattern) or w.pattern
         roots = _(" +%(n)s roots") % {"n": w.roots} if w.roots else ""
-        how = _("self-drawn") if w.from_ is None else _("from %(name)s") % {"name": names.get(w.from_)}
+        how = (
+            _("self-drawn")
+            if w.from_ is None
+            else _("from %(name)s") % {"name": names.get(w.from_)}
+        )
         out.append(f"{names.get(w.seat)} {pattern}{roots} {how}")
     if row.drawn:
         out.append(_("draw"))
@@ -234,6 +277,8 @@ def _win_words(sheet: selectors.TableSheet, row: selectors.SheetRow) -> list[str
 
 def _page(request, session, *, values=None, problems=(), errors=(), status=200):
     sheet = selectors.table_sheet(session)
+    names, menu = _names(sheet)
+    hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
     can_score = _can(request, session, Role.SCORER)
     context = {
         "session": session,
@@ -247,7 +292,8 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         ],
         "bettor_rows": list(zip(sheet.bettors, sheet.bettor_totals, strict=True)),
         "rows": [
-            {"row": r, "wins": _win_words(sheet, r),
+            {"row": r, "wins": _win_words(sheet, r, names, menu),
+             "url": f"{hand_url[:-2]}{r.hand.number}/",
              "cells": list(zip(r.nets, r.running or (None,) * 4, strict=True))}
             for r in reversed(sheet.rows)
         ],
@@ -363,9 +409,7 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
             errors = [_("Someone changed this hand meanwhile: check it and correct again.")]
         elif not problems:
             try:
-                hand_services.hand_correct(
-                    hand=hand, data=record, user=request.user, reason=reason
-                )
+                hand_services.hand_correct(hand=hand, data=record, user=request.user, reason=reason)
             except ServiceError as e:
                 errors = error_messages(e)
             else:
@@ -374,9 +418,8 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
     else:
         values = forms.form_from_record(hand.record, bettors=names)
         reason = ""
+    values.setdefault("dealer", str(hand.dealer))
     form = _form_context(sheet, values, problems)
-    if "dealer" not in values:
-        form["dealer"] = str(hand.dealer)
     return render(
         request,
         "pages/tables/hand_edit.html",
@@ -392,7 +435,9 @@ def hand_delete(request: HttpRequest, session: TableSession, number: int) -> Htt
     if hand.is_deleted:  # sent twice
         return redirect("page-session", pk=session.pk)
     try:
-        hand_services.hand_delete(hand=hand, reason=request.POST.get("reason", ""), user=request.user)
+        hand_services.hand_delete(
+            hand=hand, reason=request.POST.get("reason", ""), user=request.user
+        )
     except ServiceError as e:
         for line in error_messages(e):
             messages.error(request, line)

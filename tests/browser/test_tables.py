@@ -68,7 +68,9 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     shots(page, "the table")
     # hand 1, declared: 阿明 (S3) 暗杠 5万; 小李 (S1) 清一色 and 王姐 (S2) 对对胡 both on 老张's
     # (S0) discard (一炮多响), then 阿明 自摸 平胡 with his kong as one root
-    page.locator('label.chip:has(input[name="dealer"][value="0"])').click()  # dealer: the first hand asks
+    page.locator(
+        'label.chip:has(input[name="dealer"][value="0"])'
+    ).click()  # dealer: the first hand asks
     w1 = page.locator("#winner-1")
     chip(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="0"])').click()
@@ -107,7 +109,9 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
 
     # hand 2, shown: 小李 平胡 on 王姐's discard, typed as tiles with the winning tile last;
     # then 王姐 and 老张 self-draw shown hands too (血战 ends at three winners)
-    page.locator('label.chip:has(input[name="dealer"][value="0"])').click()  # 血战: the dice chose, say who deals
+    page.locator(
+        'label.chip:has(input[name="dealer"][value="0"])'
+    ).click()  # 血战: the dice chose, say who deals
     w1 = page.locator("#winner-1")
     chip(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="2"])').click()
@@ -163,13 +167,15 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
 
 
 def test_taps_for_s1_self_draws_pure_one_suit_with_a_root(phone, shots):
-    """ "S1 自摸 清一色 1根" in a 普通 table whose dealer the previous hand set. """
+    """ "S1 自摸 清一色 1根" in a 普通 table whose dealer the previous hand set."""
     user, session = _setup("single")
     page = phone
     _login(page, session)
     taps = Taps(page)
     w1 = page.locator("#winner-1")
-    taps(page.locator('label.chip:has(input[name="dealer"][value="0"])'))  # the first hand: say who deals
+    taps(
+        page.locator('label.chip:has(input[name="dealer"][value="0"])')
+    )  # the first hand: say who deals
     taps(chip(w1, "小李"))
     taps(chip(w1, "自摸"))
     taps(chip(w1, "清一色"))

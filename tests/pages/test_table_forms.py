@@ -29,7 +29,8 @@ def test_s1_self_draws_a_pure_one_suit_with_a_root():
         "number": 3,
         "events": [
             {"type": "win", "from": None, "situation": [],
-             "winners": [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 1, "extras": []}}]},
+             "winners": [{"seat": 1,
+                          "declared": {"pattern": "qingyise", "roots": 1, "extras": []}}]},
         ],
         "draw": None,
     }  # fmt: skip
@@ -72,7 +73,9 @@ def test_a_kong_after_the_first_winner_goes_between_the_wins():
             k1_seat="2", k1_kind="concealed", k1_tile="9s", k1_after="1",
         )
     )  # fmt: skip
-    kinds = [(e["type"], e.get("seat", e.get("winners", [{}])[0].get("seat"))) for e in record["events"]]
+    kinds = [
+        (e["type"], e.get("seat", e.get("winners", [{}])[0].get("seat"))) for e in record["events"]
+    ]
     assert kinds == [("win", 1), ("kong", 2), ("win", 2)]
     assert "from" not in record["events"][1]  # a concealed kong has no discarder
 
@@ -171,7 +174,7 @@ def test_bettor_tiles_by_name():
 
 
 def test_a_record_goes_back_into_the_form_and_out_the_same():
-    forms_post = dict(
+    forms_post = dict(  # noqa: C408 - the form's field names, as keywords
         dealer="2",
         k1_seat="3", k1_kind="direct", k1_from="0", k1_tile="5m", k1_after="0",
         k2_seat="1", k2_kind="added", k2_tile="7p", k2_after="2",
