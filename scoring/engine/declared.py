@@ -398,7 +398,7 @@ def value_declaration(
                 f"declare {_name(r, LONG_ROW[code])}",
                 "roots",
             )
-        elif needs & Fact.ROOT:
+        elif needs & Fact.ROOT and d.roots < low:
             refuse("long_seven_pairs_without_root", f"{code} holds at least one root", "roots")
         else:
             refuse(

@@ -267,6 +267,15 @@ def test_settle_reports_every_error_with_its_path(api_client, json_errors):
 
 # --- every answer is what the schema declares ------------------------------------------------
 
+#: RULES §6: a declared winner and declared players at the draw
+DECLARED_DRAW = {
+    "ruleset": "qq",
+    "events": [{"type": "win", "from": 2, "tile": "5p", "situation": [],
+                "winners": [{"seat": 1, "declared": {"pattern": "duiduihu"}}]}],
+    "draw": {"hands": {"0": {"declared": "huazhu"}, "2": {"declared": "not_ready"},
+                       "3": {"declared": "ready", "wait": {"pattern": "qidui"}}}},
+}  # fmt: skip
+
 DRAWN_WITH_BETTOR = {"ruleset": "qq", **DRAWN, "bettors": [{"name": "老王", "tile": "1m"}]}
 
 
@@ -281,12 +290,14 @@ DRAWN_WITH_BETTOR = {"ruleset": "qq", **DRAWN, "bettors": [{"name": "老王", "t
         ("post", "/api/v1/engine/settle", DRAWN_WITH_BETTOR, SettlementSerializer),
         ("post", "/api/v1/engine/settle", {"ruleset": "xuezhan9", **XUEZHAN},
          SettlementSerializer),
+        ("post", "/api/v1/engine/settle", DECLARED_DRAW, SettlementSerializer),
         ("get", "/api/v1/rulesets/", None, PresetListSerializer),
         ("get", "/api/v1/rulesets/chengdu/", None, PresetSerializer),
         ("post", "/api/v1/rulesets/resolve", {"ruleset": {"preset": "qq", "options": {"cap": 6}}},
          ResolvedRulesetSerializer),
     ],
-    ids=["win", "not-a-win", "waits", "settle-draw", "settle-xuezhan", "rulesets", "preset",
+    ids=["win", "not-a-win", "waits", "settle-draw", "settle-xuezhan", "settle-declared",
+         "rulesets", "preset",
          "resolve"],
 )  # fmt: skip
 def test_answers_have_the_declared_fields(api_client, method, url, body, serializer):
@@ -329,3 +340,18 @@ def test_each_preset_carries_its_declaration_menu(api_client):
     ).json()
     qd = next(p for p in resolved["declarations"]["patterns"] if p["code"] == "qingdui")
     assert qd["paid"] == 4  # 清对 4 fan at a cap of 3 fan: 2^(3−1)
+
+
+def test_settle_a_declared_hand(api_client):
+    """qq: S1 对对胡 on S2's discard, 2 fan → 2. Draw: S0 花猪 pays 16 to S2 and to S3; S2,
+    not ready, pays S3's 七对 wait 3 fan → 4. S0 −32; S1 +2; S2 −2 +16 −4 = 10; S3 +20."""
+    response = api_client.post("/api/v1/engine/settle", DECLARED_DRAW, format="json")
+    assert response.status_code == 200, response.json()
+    data = response.json()
+    assert data["totals"]["seats"] == [-32, 2, 10, 20]
+    assert data["verified"] is False
+    bad = {**DECLARED_DRAW, "draw": {"hands": {**DECLARED_DRAW["draw"]["hands"],
+                                               "3": {"declared": "ready"}}}}  # fmt: skip
+    response = api_client.post("/api/v1/engine/settle", bad, format="json")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "wait_missing"

@@ -75,3 +75,33 @@ def test_settle_refusal_is_a_command_error(tmp_path):
     path.write_text('{"dealer": 9}')
     with pytest.raises(CommandError, match=r"dealer: .*invalid_seat"):
         run("settle", str(path))
+
+
+def test_settle_a_declared_record(tmp_path):
+    """qq: S1 declared 自摸 清一色 with one root: 3 + 1 = 4 fan → 8 from each of three; the
+    answer says it was declared."""
+    record = {
+        "ruleset": "qq",
+        "mode": "single",
+        "events": [
+            {"type": "win", "from": None, "tile": "9m", "situation": [],
+             "winners": [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 1}}]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = run("settle", str(path))
+    assert "Win  S1 qingyise self-draw (9m): 8 from each payer [declared]" in out
+    assert "Totals: S0 -8  S1 +24  S2 -8  S3 -8" in out
+    assert "Not verified" in out
+    data = json.loads(run("settle", str(path), "--json"))
+    assert (data["verified"], data["wins"][0]["verified"]) == (False, False)
+
+
+def test_declarations_lists_the_menu():
+    out = run("declarations", "--ruleset", "xuezhan9")
+    # xuezhan9 清一色 3 fan pays 2^3 = 8; 金钩钓 is an extra
+    assert "qingyise" in out and "pays    8" in out
+    assert "Extras: jingoudiao 金钩钓" in out
+    data = json.loads(run("declarations", "--ruleset", "chengdu", "--option", "cap=16", "--json"))
+    assert next(p for p in data["patterns"] if p["code"] == "qingqidui")["paid"] == 16

@@ -1,5 +1,12 @@
 """Reading a hand record from its JSON form (RULES §4, §5): every refusal collected, so a
-scorer is told of every mistake at once."""
+scorer is told of every mistake at once.
+
+A winner or a player at the draw is shown (``concealed`` and ``melds``) or declared (RULES §6,
+``declared.py``): ``{"seat", "declared": {"pattern", "roots", "extras"}, "melds"?}`` in a win
+event; ``{"declared": "huazhu" | "not_ready"}`` or ``{"declared": "ready", "wait": {"pattern",
+"roots", "extras"}, "melds"?}`` in ``draw.hands``. What a declaration may say under the
+ruleset is checked in the replay, against the events (``replay.py``).
+"""
 
 from __future__ import annotations
 

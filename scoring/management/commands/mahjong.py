@@ -3,6 +3,8 @@
 python manage.py mahjong evaluate "1122334455667m" --winning 7m --ruleset chengdu
 python manage.py mahjong evaluate 123567234s --winning 7s --meld kong:8s --self-draw
 python manage.py mahjong waits 1112345678999m --ruleset qq
+python manage.py mahjong settle record.json      # shown or declared hands (RULES §6)
+python manage.py mahjong declarations --ruleset xuezhan9   # what a scorer may declare
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.engine import (
     SITUATIONS,
+    DeclarationMenu,
     EngineError,
     Evaluation,
     Readiness,
+    declaration_menu,
     evaluate,
     parse_waiting_hand,
     parse_winning_hand,
@@ -104,12 +108,16 @@ def explain_settlement(s: Settlement) -> list[str]:
     out = []
     for w in data["wins"]:
         how = "self-draw" if w["from"] is None else f"on S{w['from']}'s discard"
+        declared = "" if w["verified"] else " [declared]"
         out.append(
             f"Win  S{w['seat']} {w['pattern']} {how} ({w['tile']}): {w['amount']} from each payer"
+            + declared
         )
     for d in data["draw"] or []:
         state = "花猪" if d["huazhu"] else ("ready" if d["ready"] else "not ready")
         waits = " ".join(f"{x['tile']}={x['value']}" for x in d["waits"])
+        if not d["verified"]:
+            waits = f"{waits} 查叫 {d['chajiao_value']} [declared]".lstrip()
         out.append(f"Draw S{d['seat']} {state} {waits}".rstrip())
     out.append("Payments:")
     for p in data["payments"]:
@@ -124,6 +132,27 @@ def explain_settlement(s: Settlement) -> list[str]:
         out.append(f"  bettor {b['name']} (on S{b['seat']}): {total:+d}")
     nd = data["next_dealer"]
     out.append(f"Next dealer: {'dice decide' if nd is None else f'S{nd}'}")
+    out.append(
+        "Verified: every hand shown by its tiles"
+        if data["verified"]
+        else "Not verified: declared hands (RULES §6)"
+    )
+    return out
+
+
+def explain_menu(m: DeclarationMenu) -> list[str]:
+    unit = UNIT_ZH[m.unit]
+    out = [f"Patterns (value at the fewest roots; each further root: +{m.root_steps} step):"]
+    for p in m.patterns:
+        needs = f"  needs {p.situation}" if p.situation else ""
+        needs += "  needs four melds" if p.melds else ""
+        out.append(
+            f"  {p.code:<14}{p.name.zh:<6}{p.value:>4} {unit}  pays {p.paid:>4}"
+            f"  roots {p.min_roots}–{p.max_roots}{needs}"
+        )
+    out.append("Extras: " + (", ".join(f"{e.code} {e.name.zh}" for e in m.extras) or "—"))
+    out.append("Situations: " + ", ".join(f"{x.code} {x.name.zh}" for x in m.situations))
+    out.append("Draw: " + ", ".join(f"{d.code} {d.name.zh}" for d in m.draw))
     return out
 
 
@@ -134,6 +163,10 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="action", required=True)
         p = sub.add_parser("settle")
         p.add_argument("record", help="a hand record as a JSON file, or - for standard input")
+        p.add_argument("--json", action="store_true", help="print the API's JSON instead")
+        p = sub.add_parser("declarations")
+        p.add_argument("--ruleset", default="qq", help="preset name or JSON spec")
+        p.add_argument("--option", action="append", default=[], help="KEY=VALUE override")
         p.add_argument("--json", action="store_true", help="print the API's JSON instead")
         for name in ("evaluate", "waits"):
             p = sub.add_parser(name)
@@ -157,11 +190,14 @@ class Command(BaseCommand):
         try:
             ruleset = resolve_ruleset(ruleset_spec(opts["ruleset"], opts["option"]))
             data = {
-                "concealed": opts["tiles"],
-                "melds": [meld_json(m) for m in opts["meld"]],
-                "declared_void": opts["void"],
+                "concealed": opts.get("tiles"),
+                "melds": [meld_json(m) for m in opts.get("meld", [])],
+                "declared_void": opts.get("void"),
             }
-            if opts["action"] == "evaluate":
+            if opts["action"] == "declarations":
+                result = declaration_menu(ruleset)
+                text = explain_menu(result)
+            elif opts["action"] == "evaluate":
                 data |= {
                     "winning_tile": opts["winning"],
                     "self_draw": opts["self_draw"],
