@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("pages.accounts.urls")),
     path("", include("pages.clubs.urls")),
     path("", include("pages.tables.urls")),
+    path("", include("pages.tiles.urls")),
 ]

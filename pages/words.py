@@ -1,0 +1,317 @@
+"""A settled hand in plain words: each payment as a sentence, and who paid whom.
+
+Pure formatting. Nothing here computes a rule: every number is one the engine's settlement
+already holds (its payments with their reasons, its wins with their explanation lines, the base
+and the session multiplier), and every domain word is the engine's own ``Name(zh, en)`` — the
+explanation lines carry the names the ruleset pinned, the payment reasons are
+``scoring.engine.settle.result.REASON_NAMES``. UI words (付 / pays, 番 / fan …) are gettext.
+
+    words = hand_words(hand.settlement, record=hand.record, seats={0: "老张", 1: "老李", …})
+    words.sentences[0].text   # "S2 老王 付 S1 老李 8：清一色 3番 + 1根 = 4番 → 8"
+    words.table               # who paid whom, each party's net, and the sum (0)
+
+``words_of_view(view, seats=…)`` does the same for a ``clubs.selectors.HandView``: the names come
+from its payment rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import get_language, gettext, ngettext
+
+from core.names import Name
+from scoring.engine.settle.result import REASON_NAMES
+
+SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+KONG_REASONS = ("kong_concealed", "kong_direct", "kong_added")
+
+
+def chinese() -> bool:
+    """Whether the page is in Chinese (the domain words then stand alone)."""
+    return (get_language() or "zh-hans").lower().startswith("zh")
+
+
+def name_text(name: Name | Mapping[str, str]) -> str:
+    """A domain name in the page's language: 清一色, or 清一色 (Pure one suit) in English."""
+    zh, en = (name.zh, name.en) if isinstance(name, Name) else (name["zh"], name["en"])
+    return zh if chinese() else f"{zh} ({en})"
+
+
+def tile_text(tile: str) -> str:
+    """A tile in words: 5万 in Chinese, 5m in English."""
+    if not tile or len(tile) != 2:
+        return tile or ""
+    return f"{tile[0]}{SUIT_ZH.get(tile[1], tile[1])}" if chinese() else tile
+
+
+def reason_text(code: str) -> str:
+    name = REASON_NAMES.get(code)
+    return name_text(name) if name is not None else code
+
+
+def unit_amount(n: int, unit: str) -> str:
+    """3番 / 3 fan, 4倍 / ×4, 2分 / 2 points."""
+    if unit == "fan":
+        return gettext("%(n)s fan") % {"n": n}
+    if unit == "multiple":
+        return gettext("×%(n)s") % {"n": n}
+    return ngettext("%(n)s point", "%(n)s points", n) % {"n": n}
+
+
+def roots_text(count: int) -> str:
+    return ngettext("%(n)s root", "%(n)s roots", count) % {"n": count}
+
+
+def explanation(win: Mapping[str, Any]) -> str:
+    """A win's explanation lines as one expression, up to its value at base 1:
+    ``清一色 3番 + 1根 = 4番 → 8``. Roots are counted together; the self-draw bonus that a
+    preset adds after the cap comes after the arrow."""
+    unit = win.get("unit", "fan")
+    terms: list[str | None] = []
+    roots: list[Mapping[str, Any]] = []
+    roots_at = cap_line = None
+    bonus = 0
+    for i, line in enumerate(win.get("lines") or []):
+        code = line.get("code")
+        if code == "cap":
+            cap_line = line
+        elif "value" in line and unit not in line:  # the after-cap bonus (自摸加底)
+            bonus += int(line["value"])
+        elif i > 0 and code == "gen":
+            if roots_at is None:
+                roots_at = len(terms)
+                terms.append(None)
+            roots.append(line)
+        else:
+            terms.append(f"{name_text(line)} {unit_amount(int(line.get(unit, 0)), unit)}")
+    if roots_at is not None:
+        steps = [int(r.get(unit, 1)) for r in roots]
+        amount = _product(steps) if unit == "multiple" else sum(steps)
+        term = roots_text(len(roots))
+        if unit == "multiple" or amount != len(roots):
+            term += f" {unit_amount(amount, unit)}"
+        terms[roots_at] = term
+    joiner = " × " if unit == "multiple" else " + "
+    text = joiner.join(t for t in terms if t)
+    if len(terms) > 1:
+        text += " = " + unit_amount(int(win.get("total", 0)), unit)
+    if cap_line is not None:
+        text += gettext(", capped at %(cap)s") % {"cap": unit_amount(int(cap_line[unit]), unit)}
+    value = int(win.get("value", 0))
+    text += f" → {value - bonus}"
+    if bonus:
+        name = Name("自摸加底", "Self-draw bonus")
+        text += f" + {name_text(name)} {bonus} = {value}"
+    return text
+
+
+def _product(numbers) -> int:
+    out = 1
+    for n in numbers:
+        out *= n
+    return out
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One payment in words."""
+
+    payer: str  # the party's code: "S2", "B0"
+    payee: str
+    amount: int
+    reason: str  # the engine's reason code
+    detail: str  # what the payment is for: "清一色 3番 + 1根 = 4番 → 8"
+    text: str  # the whole sentence: "S2 老王 付 S1 老李 8：清一色 …"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One party of the who-paid-whom table: what he paid each party, and his net."""
+
+    party: str
+    label: str
+    paid: tuple[int, ...]  # to each party of ``Table.parties``, in order
+    net: int
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who paid whom: a row per payer, a column per payee, each party's net and their sum."""
+
+    parties: tuple[str, ...]
+    labels: tuple[str, ...]
+    rows: tuple[Row, ...]
+    total: int  # the sum of the nets: 0 for every settled hand
+
+
+@dataclass(frozen=True)
+class HandWords:
+    sentences: tuple[Sentence, ...]
+    table: Table
+    labels: dict[str, str]
+
+
+def party_labels(
+    settlement: Mapping[str, Any], seats: Mapping[int, Any] | None = None
+) -> dict[str, str]:
+    """Every party's label: ``S1 老李`` for a seat (just ``S1`` without a name), and
+    ``老王（叫马）`` / ``老王 (bettor)`` for a bettor, named by the settlement itself."""
+    labels = {}
+    for seat in range(4):
+        name = _name_of((seats or {}).get(seat))
+        labels[f"S{seat}"] = f"S{seat} {name}" if name else f"S{seat}"
+    for i, bettor in enumerate(settlement.get("bettors") or []):
+        labels[f"B{i}"] = gettext("%(name)s (bettor)") % {"name": bettor.get("name", f"B{i}")}
+    return labels
+
+
+def _name_of(value: Any) -> str:
+    if value is None:
+        return ""
+    return str(getattr(value, "name", value))
+
+
+def _win_of(settlement: Mapping[str, Any], payment: Mapping[str, Any]) -> Mapping | None:
+    """The win a win payment pays: its event, and the payee's seat (一炮多响 has several)."""
+    for win in settlement.get("wins") or []:
+        if win.get("event") == payment.get("event") and f"S{win.get('seat')}" == payment["payee"]:
+            return win
+    return None
+
+
+def _scaled(settlement: Mapping[str, Any], value: int, amount: int) -> str:
+    """`` × 底 2 = 16`` when the payment is the value times the base (and the session's
+    multiplier); nothing when they are 1."""
+    base = int(settlement.get("base") or 1)
+    multiplier = int(settlement.get("multiplier") or 1)
+    text = ""
+    if base != 1:
+        text += " " + gettext("× base %(base)s") % {"base": base}
+    if multiplier != 1:
+        text += f" × {multiplier}"
+    if text and value * base * multiplier == amount:
+        text += f" = {amount}"
+    return text
+
+
+def detail_of(
+    settlement: Mapping[str, Any],
+    payment: Mapping[str, Any],
+    record: Mapping[str, Any] | None,
+    labels: Mapping[str, str],
+    payments: Sequence[Mapping[str, Any]],
+) -> str:
+    """What one payment is for, in words."""
+    reason = payment["reason"]
+    event = _event(record, payment.get("event"))
+    if reason in ("win", "self_draw"):
+        win = _win_of(settlement, payment)
+        if win is None or not win.get("lines"):
+            return reason_text(reason)
+        text = explanation(win) + _scaled(settlement, int(win["value"]), payment["amount"])
+        return text if reason == "win" else f"{reason_text(reason)}{_comma()}{text}"
+    if reason in KONG_REASONS:
+        tile = event.get("tile") if event else None
+        return f"{reason_text(reason)} {tile_text(tile)}" if tile else reason_text(reason)
+    if reason == "bettor":
+        index = payment.get("mirrors")
+        followed = ""
+        if isinstance(index, int) and 0 <= index < len(payments):
+            followed = _comma() + reason_text(payments[index]["reason"])
+        seat = _bound_seat(settlement, payment)
+        if seat is None:
+            return reason_text(reason) + followed
+        follows = gettext("follows %(seat)s") % {"seat": labels.get(seat, seat)}
+        return f"{reason_text(reason)}{_comma()}{follows}{followed}"
+    return reason_text(reason)
+
+
+def _bound_seat(settlement: Mapping[str, Any], payment: Mapping[str, Any]) -> str | None:
+    """The seat a bettor's payment follows, as the settlement binds him (RULES §4.7)."""
+    bettors = settlement.get("bettors") or []
+    for party in (payment["payer"], payment["payee"]):
+        if party.startswith("B") and party[1:].isdigit() and int(party[1:]) < len(bettors):
+            seat = bettors[int(party[1:])].get("seat")
+            if seat is not None:
+                return f"S{seat}"
+    return None
+
+
+def _comma() -> str:
+    return "，" if chinese() else ", "
+
+
+def _event(record: Mapping[str, Any] | None, index: Any) -> Mapping[str, Any] | None:
+    if record is None or not isinstance(index, int):
+        return None
+    events = record.get("events") or []
+    return events[index] if 0 <= index < len(events) else None
+
+
+def sentence(payer: str, payee: str, amount: int, detail: str) -> str:
+    return gettext("%(payer)s pays %(payee)s %(amount)s: %(detail)s") % {
+        "payer": payer,
+        "payee": payee,
+        "amount": amount,
+        "detail": detail,
+    }
+
+
+def hand_words(
+    settlement: Mapping[str, Any],
+    *,
+    record: Mapping[str, Any] | None = None,
+    seats: Mapping[int, Any] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> HandWords:
+    """A settled hand in words. ``settlement`` is the engine's settlement as JSON (what
+    ``POST /api/v1/engine/settle`` answers and ``Hand.settlement`` stores); ``record`` the hand
+    record (it names the tiles of kongs); ``seats`` maps a seat number to its player's name (or
+    to anything with a ``name``: a ``clubs.selectors.Party``)."""
+    labels = {**party_labels(settlement, seats), **(labels or {})}
+    payments = list(settlement.get("payments") or [])
+    sentences = []
+    for p in payments:
+        detail = detail_of(settlement, p, record, labels, payments)
+        text = sentence(labels.get(p["payer"], p["payer"]), labels.get(p["payee"], p["payee"]),
+                        p["amount"], detail)  # fmt: skip
+        sentences.append(Sentence(p["payer"], p["payee"], p["amount"], p["reason"], detail, text))
+    return HandWords(tuple(sentences), who_paid_whom(settlement, labels), labels)
+
+
+def who_paid_whom(settlement: Mapping[str, Any], labels: Mapping[str, str]) -> Table:
+    """The settlement's payments summed per payer and payee, with each party's net."""
+    n_bettors = len(settlement.get("bettors") or [])
+    parties = tuple([f"S{i}" for i in range(4)] + [f"B{i}" for i in range(n_bettors)])
+    where = {p: i for i, p in enumerate(parties)}
+    paid = [[0] * len(parties) for _ in parties]
+    net = [0] * len(parties)
+    for p in settlement.get("payments") or []:
+        a, b = where.get(p["payer"]), where.get(p["payee"])
+        if a is None or b is None:
+            continue
+        paid[a][b] += p["amount"]
+        net[a] -= p["amount"]
+        net[b] += p["amount"]
+    rows = tuple(
+        Row(party, labels.get(party, party), tuple(paid[i]), net[i])
+        for i, party in enumerate(parties)
+    )
+    return Table(parties, tuple(labels.get(p, p) for p in parties), rows, sum(net))
+
+
+def words_of_view(view: Any, *, seats: Mapping[int, Any] | None = None) -> HandWords:
+    """:func:`hand_words` of a ``clubs.selectors.HandView``: the stored settlement and record,
+    the names from its payment rows (stored in the settlement's order) unless ``seats`` is
+    given."""
+    hand = view.hand
+    settlement = hand.settlement
+    names: dict[int, Any] = {}
+    for row, p in zip(view.payments, settlement.get("payments") or [], strict=False):
+        for party, code in ((row.payer, p["payer"]), (row.payee, p["payee"])):
+            if code.startswith("S"):
+                names.setdefault(int(code[1:]), party.name)
+    return hand_words(settlement, record=hand.record, seats=seats or names)
