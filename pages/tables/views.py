@@ -34,7 +34,7 @@ from core.names import Name
 from pages.base import error_messages
 from pages.tables import forms
 from pages.tables.widgets import chips
-from scoring.engine.settle import REASON_NAMES
+from pages.words import words_of_view
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
@@ -230,20 +230,7 @@ def _after_words(a: int) -> str:
     return _("after winner %(n)s") % {"n": a}
 
 
-# --- payments in words -------------------------------------------------------------------------
-
-
-def payment_lines(view: selectors.HandView) -> list[dict[str, Any]]:
-    """A settled hand's payments as lines: payer, payee, amount and the reason in words."""
-    return [
-        {
-            "payer": p.payer.name,
-            "payee": p.payee.name,
-            "amount": p.amount,
-            "reason": words(REASON_NAMES[p.reason]) if p.reason in REASON_NAMES else p.reason,
-        }
-        for p in view.payments
-    ]
+# --- the sheet's words ----------------------------------------------------------------------
 
 
 def _names(sheet: selectors.TableSheet) -> tuple[dict[int, str], dict[str, str]]:
@@ -310,7 +297,8 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
     if saved.isdigit():
         hand = selectors.hand_in_session(session, int(saved))
         if hand is not None and not hand.is_deleted:
-            context["saved"] = {"hand": hand, "lines": payment_lines(selectors.hand_view(hand))}
+            view = selectors.hand_view(hand)
+            context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}
     if context["can_record"]:
         context["form"] = _form_context(sheet, values or {}, problems)
     return render(request, "pages/tables/session.html", context, status=status)
@@ -375,7 +363,9 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
             "hand": hand,
             "wins": _win_words(sheet, row),
             "verified": row.verified,
-            "lines": payment_lines(selectors.hand_view(hand)),
+            "words": words_of_view(
+                selectors.hand_view(hand), seats={s.number: s.player.name for s in sheet.seats}
+            ),
             "nets": list(zip(sheet.seats, row.nets, strict=True)),
             "revisions": revisions,
             "can_change": _can(request, session, Role.SCORER)

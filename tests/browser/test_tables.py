@@ -104,7 +104,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     hand = Hand.objects.get(session=session, number=1)
     assert hand.settlement["verified"] is False
     assert len(hand.settlement["wins"]) == 3
-    assert page.locator("#saved li").count() == len(hand.settlement["payments"])
+    assert page.locator("#saved ol.payments li").count() == len(hand.settlement["payments"])
     assert totals_on_page(page, session) == totals_of_api(user, session)
 
     # hand 2, shown: 小李 平胡 on 王姐's discard, typed as tiles with the winning tile last;
