@@ -141,7 +141,8 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     def tile(p: str) -> SafeString:
         return chips(p + "rank", ranks, v(p + "rank"), css="chips tile-chips ranks",
                      chip_css="chip rank") + chips(
-            p + "suit", suits, v(p + "suit"), css="chips tile-chips", chip_css="chip suit"
+            p + "suit", suits, v(p + "suit"), css="chips tile-chips", chip_css="chip suit",
+            value_class=True,
         )  # fmt: skip
 
     winners = []

@@ -21,9 +21,10 @@ def chips(
     multiple: bool = False,
     css: str = "chips",
     chip_css: str = "chip",
+    value_class: bool = False,
 ) -> SafeString:
     """``choices``: (value, label, small note) triples; ``selected``: the chosen value (or
-    values, for ``multiple``)."""
+    values, for ``multiple``); ``value_class``: each chip also has its value as a class."""
     kind = "checkbox" if multiple else "radio"
     chosen = set(selected) if multiple else {selected}
     field = escape(name)
@@ -31,8 +32,9 @@ def chips(
     for value, label, note in choices:
         checked = " checked" if value in chosen else ""
         small = f" <small>{escape(note)}</small>" if note else ""
+        css_of = f"{chip_css} {escape(value)}" if value_class else chip_css
         parts.append(
-            f'<label class="{chip_css}"><input type="{kind}" name="{field}" '
+            f'<label class="{css_of}"><input type="{kind}" name="{field}" '
             f'value="{escape(value)}"{checked}>{escape(label)}{small}</label>'
         )
     parts.append("</div>")
