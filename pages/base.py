@@ -23,6 +23,15 @@ ERROR_TEXT = {
     "hand_exists": _("A hand with this number is already recorded."),
     "not_zero_sum": _("The totals do not add up to zero."),
     "throttled": _("Too many attempts. Try again later."),
+    "dealer_required": _("Say who deals this hand: the hand before does not tell."),
+    "hand_not_finished": _(
+        "This hand is not finished: 血战 ends with three winners or a draw (流局) with every "
+        "player still in, 普通 with the first win."
+    ),
+    "table_complete": _("This table has played all its hands."),
+    "reason_required": _("Say why, in a few words."),
+    "session_has_hands": _("This table has hands: its totals come from them."),
+    "session_has_results": _("This table's final result was entered: it takes no hands."),
 }
 
 

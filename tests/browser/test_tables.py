@@ -98,6 +98,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     kongs.locator('label.chip:has(input[name="k1_rank"][value="5"])').click()
     kongs.locator('label.chip:has(input[name="k1_suit"][value="m"])').click()
     shots(page, "declared hand filled in")
+    page.locator("#winner-1").screenshot(path=str(shots.folder / "winner-1-declared.png"))
     page.get_by_role("button", name="保存本局").click()
     page.wait_for_url("**saved=1**")
     shots(page, "declared hand saved")
@@ -130,6 +131,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     w3.locator("details.tiles summary").click()
     page.fill('input[name="w3_tiles"]', "33p777p222s444s66s6s")
     shots(page, "shown hand typed")
+    w1.screenshot(path=str(shots.folder / "winner-1-shown.png"))  # the picker, close up
     page.get_by_role("button", name="保存本局").click()
     page.wait_for_url("**saved=2**")
     hand2 = Hand.objects.get(session=session, number=2)
