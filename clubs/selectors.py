@@ -24,6 +24,7 @@ from clubs.models import (
     Bettor,
     Club,
     Hand,
+    HandRevision,
     Invitation,
     Membership,
     Payment,
@@ -35,6 +36,7 @@ from clubs.models import (
 )
 from clubs.transfers import EXACT_LIMIT as TRANSFERS_EXACT_LIMIT
 from clubs.transfers import settle as settle_transfers
+from scoring import services as scoring_services
 
 # --- who may see what ------------------------------------------------------------------------
 
@@ -678,3 +680,136 @@ def user_clubs(user) -> UserClubs:
         .order_by("club__name", "id")
     )
     return UserClubs(players, memberships)
+
+
+# --- the table page ----------------------------------------------------------------------------
+
+
+def session_page(pk: int) -> TableSession | None:
+    """A session with its club, ruleset, seats and bettors (their players), for its page."""
+    return (
+        TableSession.objects.select_related("club", "ruleset")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
+            Prefetch("bettors", queryset=Bettor.objects.select_related("player")),
+        )
+        .filter(pk=pk)
+        .first()
+    )
+
+
+class WinLine(NamedTuple):
+    """One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's
+    code, the value per payer, and whether the tiles were shown (verified)."""
+
+    seat: int
+    from_: int | None
+    pattern: str
+    roots: int
+    amount: int
+    verified: bool
+
+
+class SheetRow(NamedTuple):
+    """A hand on the 流水 sheet: its net per seat and per bettor (in the session's order), the
+    running totals after it (None for a deleted hand, which no longer counts), its wins and
+    whether all of it was shown (an unverified hand was declared, RULES §6)."""
+
+    hand: Hand
+    nets: tuple[int, ...]
+    bettor_nets: tuple[int, ...]
+    running: tuple[int, ...] | None
+    bettor_running: tuple[int, ...] | None
+    wins: tuple[WinLine, ...]
+    drawn: bool
+    verified: bool
+
+
+@dataclass
+class TableSheet:
+    """The table page's read model: the session, its seats and bettors, the 流水 sheet, the
+    totals (as the API answers them), the next hand's number and dealer."""
+
+    session: TableSession
+    seats: list[Seat]
+    bettors: list[Bettor]
+    rows: list[SheetRow]
+    totals: SessionTotals
+    results: list[SessionResult]
+    next_number: int
+    next_dealer: int | None
+
+    @property
+    def seat_totals(self) -> list[int]:
+        return [self.totals.of_player(s.player_id) for s in self.seats]
+
+    @property
+    def bettor_totals(self) -> list[int]:
+        return [self.totals.of_bettor(b.pk) for b in self.bettors]
+
+    @property
+    def live_rows(self) -> list[SheetRow]:
+        return [r for r in self.rows if not r.hand.is_deleted]
+
+
+def _sheet_row(hand: Hand, bettor_index: dict[str, int], n_bettors: int) -> SheetRow:
+    settlement = hand.settlement or {}
+    totals = settlement.get("totals") or {}
+    nets = tuple(totals.get("seats") or (0, 0, 0, 0))
+    bettor_nets = [0] * n_bettors
+    for b, net in zip(hand.record.get("bettors") or (), totals.get("bettors") or (), strict=False):
+        index = bettor_index.get(b.get("name"))
+        if index is not None:
+            bettor_nets[index] += net
+    wins = tuple(
+        WinLine(
+            w["seat"], w.get("from"), w.get("pattern", ""), w.get("roots", 0),
+            w.get("amount", 0), w.get("verified", True),
+        )
+        for w in settlement.get("wins") or ()
+    )  # fmt: skip
+    return SheetRow(
+        hand, nets, tuple(bettor_nets), None, None, wins,
+        settlement.get("draw") is not None, settlement.get("verified", True),
+    )  # fmt: skip
+
+
+def table_sheet(session: TableSession) -> TableSheet:
+    """The 流水 sheet of a session read by :func:`session_page`: every hand in order (deleted
+    ones too, marked), each hand's net from its stored settlement, running totals over the
+    live hands, and the totals from the payments (what ``GET /api/v1/sessions/<id>/`` says)."""
+    seats = list(session.seats.all())
+    bettors = list(session.bettors.all())
+    bettor_index = {b.name: i for i, b in enumerate(bettors)}
+    hands = Hand.objects.filter(session=session).order_by("number", "id")
+    rows, running, bettor_running = [], [0] * 4, [0] * len(bettors)
+    top, next_dealer = 0, None
+    for hand in hands:
+        row = _sheet_row(hand, bettor_index, len(bettors))
+        top = max(top, hand.number)
+        if not hand.is_deleted:
+            running = [a + b for a, b in zip(running, row.nets, strict=False)]
+            bettor_running = [a + b for a, b in zip(bettor_running, row.bettor_nets, strict=True)]
+            row = row._replace(running=tuple(running), bettor_running=tuple(bettor_running))
+            next_dealer = hand.next_dealer
+        rows.append(row)
+    results = list(SessionResult.objects.filter(session=session))
+    totals = session_totals(session_id=session.pk)
+    return TableSheet(session, seats, bettors, rows, totals, results, top + 1, next_dealer)
+
+
+def hand_in_session(session: TableSession, number: int) -> Hand | None:
+    """Hand ``number`` of a session (live or deleted) with its payments' parties."""
+    hand = hands_of(session).filter(number=number).first()
+    return hand or hands_of(session, deleted=True).filter(number=number).first()
+
+
+def hand_revisions(hand: Hand) -> QuerySet[HandRevision]:
+    return hand.revisions.select_related("changed_by").order_by("revision")
+
+
+def declaration_menu(snapshot):
+    """The declared entry's choices under the rules a snapshot pinned (RULES §6): the base
+    patterns with their values, the hand-shape extras, the situation flags, the draw's
+    declarations (the engine's menu, so a session's menu never changes with today's presets)."""
+    return scoring_services.declaration_menu(snapshot)

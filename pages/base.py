@@ -45,6 +45,15 @@ ERROR_TEXT = {
     "invitation_revoked": _("This link was revoked."),
     "invitation_expired": _("This link has expired."),
     "no_such_link": _("There is no such link."),
+    "dealer_required": _("Say who deals this hand: the hand before does not tell."),
+    "hand_not_finished": _(
+        "This hand is not finished: 血战 ends with three winners or a draw (流局) with every "
+        "player still in, 普通 with the first win."
+    ),
+    "table_complete": _("This table has played all its hands."),
+    "reason_required": _("Say why, in a few words."),
+    "session_has_hands": _("This table has hands: its totals come from them."),
+    "session_has_results": _("This table's final result was entered: it takes no hands."),
 }
 
 # A member's role in words (the models' labels are English only).

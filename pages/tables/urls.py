@@ -1,7 +1,17 @@
+"""The table page: the 流水 sheet, recording, correcting and deleting hands, final results."""
+
 from django.urls import path
 
-from pages import stubs
+from pages.tables import views
+
+H = "sessions/<int:pk>/hands/<int:number>"
 
 urlpatterns = [
-    path("sessions/<int:pk>/", stubs.not_yet, name="page-session"),
+    path("sessions/<int:pk>/", views.session_page, name="page-session"),
+    path("sessions/<int:pk>/close/", views.session_close, name="page-session-close"),
+    path("sessions/<int:pk>/reopen/", views.session_reopen, name="page-session-reopen"),
+    path("sessions/<int:pk>/result/", views.session_result, name="page-session-result"),
+    path(f"{H}/", views.hand_page, name="page-hand"),
+    path(f"{H}/edit/", views.hand_edit, name="page-hand-edit"),
+    path(f"{H}/delete/", views.hand_delete, name="page-hand-delete"),
 ]

@@ -1,0 +1,509 @@
+"""The table page (一桌): the 流水 sheet, recording a hand, correcting and deleting one, its
+history, closing and reopening the table, and a final result instead of hands.
+
+Access is the session API's: whoever may read the club sees the table (a members-only club is
+404 to anyone else); a scorer records, corrects and deletes hands, closes the table and enters
+its result; an organiser reopens it (``clubs.permissions.authorize``). A tournament table is a
+session like any other and follows the same rules. Reads go through ``clubs.selectors``,
+writes through ``clubs.services``; a refusal is shown in words with what was entered kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from clubs import selectors
+from clubs.models import Role, TableSession
+from clubs.permissions import authorize
+from clubs.services import hands as hand_services
+from clubs.services import sessions as session_services
+from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
+from core.names import Name
+from pages.base import error_messages
+from pages.tables import forms
+from pages.tables.widgets import chips
+from pages.words import words_of_view
+
+WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
+MODES = {
+    TableSession.Mode.XUEZHAN: gettext_lazy("Blood battle: the hand goes on until three have won"),
+    TableSession.Mode.SINGLE: gettext_lazy("Single: the hand ends at the first win"),
+}
+SUITS = {
+    "m": gettext_lazy("Characters"), "p": gettext_lazy("Dots"), "s": gettext_lazy("Bamboo")
+}  # fmt: skip
+KONG_KINDS = {
+    "concealed": gettext_lazy("Concealed"),
+    "direct": gettext_lazy("On a discard"),
+    "added": gettext_lazy("Added"),
+}
+
+
+def words(name: Name | Any) -> str:
+    """A domain name (``Name(zh, en)`` or anything with ``zh`` and ``en``) in the page's
+    language."""
+    return name.zh if (get_language() or "").lower().startswith("zh") else name.en
+
+
+def value_words(unit: str, value: int | None) -> str:
+    if value is None:
+        return ""
+    if unit == "fan":
+        return _("%(n)s fan") % {"n": value}
+    if unit == "multiple":
+        return _("×%(n)s") % {"n": value}
+    return _("%(n)s pt") % {"n": value}
+
+
+# --- access ------------------------------------------------------------------------------------
+
+
+def table_view(read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST")):
+    """A view of one session: loaded with its seats, checked with the API's rules (``read``
+    for GET, ``write`` for POST); a visitor who must log in is sent to the login page."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
+            if request.method not in methods:
+                return HttpResponseNotAllowed(methods)
+            session = selectors.session_page(pk)
+            if session is None:
+                raise Http404
+            role = write if request.method == "POST" else read
+            try:
+                authorize(request, session.club, role)
+            except NotFound as e:
+                raise Http404 from e
+            except NotAuthenticated:
+                return redirect_to_login(reverse("page-session", args=[pk]))
+            except PermissionDenied as e:
+                raise DjangoPermissionDenied from e
+            return view(request, session, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def _can(request: HttpRequest, session: TableSession, role: str) -> bool:
+    return selectors.has_role(request.user, session.club, role)
+
+
+# --- the form's rows ---------------------------------------------------------------------------
+
+
+def _values(post) -> dict[str, Any]:
+    """The POST as the template reads it: one value a field, lists for multiple choices."""
+    multi = ("_extras", "_situation")
+    return {k: (v if k.endswith(multi) else v[-1]) for k, v in post.lists()}
+
+
+def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems) -> dict:
+    """The hand form's choices and rows, with the values entered (or defaulted)."""
+    session = sheet.session
+    menu = selectors.declaration_menu(session.ruleset)
+    unit = menu.unit
+    seats = [(str(s.number), WINDS[s.number], s.player.name) for s in sheet.seats]
+    wrong = {p.field: p.message for p in problems}
+
+    def item(name: Name, code: str, value: str = "") -> dict:
+        return {"code": code, "name": words(name), "value": value}
+
+    def steps(n: int) -> str:
+        if not n:
+            return ""
+        return f"×{2**n}" if unit == "multiple" else f"+{n}"
+
+    def v(key, default=""):
+        return values.get(key, default)
+
+    people = [(n, name, "") for n, _wind, name in seats]
+    patterns = [(p.code, words(p.name), value_words(unit, p.value)) for p in menu.patterns]
+    extras = [(e.code, words(e.name), steps(e.steps)) for e in menu.extras]
+    situations = [(x.code, words(x.name), steps(x.steps)) for x in menu.situations]
+    roots = [(str(r), _("%(n)s roots") % {"n": r}, "") for r in forms.ROOTS]
+    ranks = [(r, r, "") for r in forms.RANKS]
+    suits = [(code, str(label), "") for code, label in SUITS.items()]
+
+    def tile(p: str) -> SafeString:
+        return chips(p + "rank", ranks, v(p + "rank"), css="chips tile-chips ranks",
+                     chip_css="chip rank") + chips(
+            p + "suit", suits, v(p + "suit"), css="chips tile-chips", chip_css="chip suit",
+            value_class=True,
+        )  # fmt: skip
+
+    winners = []
+    for i in range(1, forms.WINNERS + 1):
+        p = f"w{i}_"
+        came = [("self", _("Self-drawn"), ""), *people]
+        row = {
+            "n": i, "p": p, "with": v(p + "with"),
+            "seat_chips": chips(p + "seat", people, v(p + "seat")),
+            "from_chips": chips(p + "from", came, v(p + "from")),
+            "pattern_chips": chips(p + "pattern", patterns, v(p + "pattern")),
+            "roots_chips": chips(p + "roots", roots, v(p + "roots", "0")),
+            "extra_chips": chips(p + "extras", extras, v(p + "extras", []), multiple=True)
+            if extras else "",
+            "situation_chips": chips(
+                p + "situation", situations, v(p + "situation", []), multiple=True
+            ),
+            "tile_chips": tile(p),
+            "tiles": v(p + "tiles"), "pungs": v(p + "pungs"), "tile": v(p + "tile"),
+            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+        }  # fmt: skip
+        row["open"] = i == 1 or bool(v(p + "seat"))
+        row["shown"] = bool(row["tiles"] or row["pungs"] or row["tile"])
+        winners.append(row)
+    kinds = [(code, str(label), "") for code, label in KONG_KINDS.items()]
+    kongs = []
+    for j in range(1, forms.KONGS + 1):
+        p = f"k{j}_"
+        kongs.append({
+            "n": j, "p": p, "seat": v(p + "seat"), "tile": v(p + "tile"),
+            "after": v(p + "after", "0"),
+            "seat_chips": chips(p + "seat", people, v(p + "seat")),
+            "kind_chips": chips(p + "kind", kinds, v(p + "kind")),
+            "from_chips": chips(p + "from", people, v(p + "from")),
+            "tile_chips": tile(p),
+            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+        })  # fmt: skip
+    states = [("", "—", ""), *((d.code, words(d.name), "") for d in menu.draw)]
+    draw = []
+    for s in sheet.seats:
+        p = f"d{s.number}_"
+        draw.append({
+            "seat": s, "wind": WINDS[s.number], "p": p, "state": v(p + "state"),
+            "state_chips": chips(p + "state", states, v(p + "state")),
+            "pattern": v(p + "pattern"), "roots": v(p + "roots", "0"), "tiles": v(p + "tiles"),
+            "pungs": v(p + "pungs"),
+            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+        })  # fmt: skip
+    bettors = [
+        {"name": b.name, "field": f"b{n}_tile", "tile": v(f"b{n}_tile")}
+        for n, b in enumerate(sheet.bettors)
+    ]
+    dealer = v("dealer")
+    if not dealer and sheet.next_dealer is not None:
+        dealer = str(sheet.next_dealer)
+    return {
+        "seats": seats,
+        "people": people,
+        "dealer": dealer,
+        "dealer_chips": chips("dealer", people, dealer),
+        "patterns": [item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns],
+        "waits": [
+            item(p.name, p.code, value_words(unit, p.value)) for p in menu.patterns if p.wait
+        ],
+        "extras": [item(e.name, e.code, steps(e.steps)) for e in menu.extras],
+        "situations": [item(x.name, x.code, steps(x.steps)) for x in menu.situations],
+        "roots": [str(r) for r in forms.ROOTS],
+        "ranks": forms.RANKS,
+        "suits": list(SUITS.items()),
+        "kong_kinds": list(KONG_KINDS.items()),
+        "draw_states": [(d.code, words(d.name)) for d in menu.draw],
+        "winners": winners,
+        "kongs": kongs,
+        "draw": draw,
+        "draw_open": any(d["state"] or d["tiles"] for d in draw),
+        "kongs_open": any(k["seat"] for k in kongs),
+        "bettor_tiles": bettors,
+        "after_choices": [(str(a), _after_words(a)) for a in range(forms.WINNERS + 1)],
+        "general_problems": [m for f, m in wrong.items() if f in ("w1_seat",)],
+    }
+
+
+def _after_words(a: int) -> str:
+    if a == 0:
+        return _("before the first win")
+    return _("after winner %(n)s") % {"n": a}
+
+
+# --- the sheet's words ----------------------------------------------------------------------
+
+
+def _names(sheet: selectors.TableSheet) -> tuple[dict[int, str], dict[str, str]]:
+    """The seats' names and the patterns' names in the page's language."""
+    names = {s.number: s.player.name for s in sheet.seats}
+    menu = selectors.declaration_menu(sheet.session.ruleset)
+    return names, {p.code: words(p.name) for p in menu.patterns}
+
+
+def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[str]:
+    """A hand's wins as short phrases: 小李 清一色 1根 自摸."""
+    if names is None:
+        names, menu = _names(sheet)
+    out = []
+    for w in row.wins:
+        pattern = menu.get(w.pattern) or w.pattern
+        roots = _(" +%(n)s roots") % {"n": w.roots} if w.roots else ""
+        how = (
+            _("self-drawn")
+            if w.from_ is None
+            else _("from %(name)s") % {"name": names.get(w.from_)}
+        )
+        out.append(f"{names.get(w.seat)} {pattern}{roots} {how}")
+    if row.drawn:
+        out.append(_("draw"))
+    return out
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def _page(request, session, *, values=None, problems=(), errors=(), status=200):
+    sheet = selectors.table_sheet(session)
+    names, menu = _names(sheet)
+    hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
+    can_score = _can(request, session, Role.SCORER)
+    context = {
+        "session": session,
+        "sheet": sheet,
+        "ruleset_title": words(Name(**session.ruleset.description["title"])),
+        "mode_words": MODES.get(session.mode, session.mode),
+        "winds": WINDS,
+        "seat_rows": [
+            {"seat": s, "wind": WINDS[s.number], "total": t}
+            for s, t in zip(sheet.seats, sheet.seat_totals, strict=True)
+        ],
+        "bettor_rows": list(zip(sheet.bettors, sheet.bettor_totals, strict=True)),
+        "rows": [
+            {"row": r, "wins": _win_words(sheet, r, names, menu),
+             "url": f"{hand_url[:-2]}{r.hand.number}/",
+             "cells": list(zip(r.nets, r.running or (None,) * 4, strict=True))}
+            for r in reversed(sheet.rows)
+        ],
+        "can_score": can_score,
+        "can_organise": _can(request, session, Role.ORGANISER),
+        "can_record": can_score and session.is_open and not session.lock_code
+        and not sheet.results,
+        "errors": list(errors),
+        "next_dealer_name": None,
+    }  # fmt: skip
+    if sheet.next_dealer is not None:
+        context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
+    saved = request.GET.get("saved", "")
+    if saved.isdigit():
+        hand = selectors.hand_in_session(session, int(saved))
+        if hand is not None and not hand.is_deleted:
+            view = selectors.hand_view(hand)
+            context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}
+    if context["can_record"]:
+        context["form"] = _form_context(sheet, values or {}, problems)
+    return render(request, "pages/tables/session.html", context, status=status)
+
+
+def _same_hand(session: TableSession, number: int, record: dict) -> bool:
+    """Whether hand ``number`` is already stored with this record (a second tap or the back
+    button sent the same form again)."""
+    hand = selectors.hand_in_session(session, number)
+    if hand is None or hand.is_deleted:
+        return False
+    keys = ("events", "draw", "bettors")
+    same = all((hand.record.get(k) or None) == (record.get(k) or None) for k in keys)
+    return same and record.get("dealer", hand.dealer) == hand.dealer
+
+
+@table_view(read=None, write=Role.SCORER)
+def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """The table; a POST records a hand from the hand form."""
+    if request.method != "POST":
+        return _page(request, session)
+    names = [b.name for b in session.bettors.all()]
+    record, problems = forms.record_from_form(request.POST, bettors=names)
+    values = _values(request.POST)
+    if problems:
+        return _page(request, session, values=values, problems=problems, status=400)
+    url = reverse("page-session", args=[session.pk])
+    try:
+        view = hand_services.hand_record(session=session, data=record, user=request.user)
+    except ServiceError as e:
+        number = record.get("number")
+        if e.code == "hand_exists" and number and _same_hand(session, number, record):
+            messages.info(request, _("This hand was already saved."))
+            return redirect(f"{url}?saved={number}#saved")
+        return _page(request, session, values=values, errors=error_messages(e), status=400)
+    messages.success(request, _("Hand %(n)s saved.") % {"n": view.hand.number})
+    return redirect(f"{url}?saved={view.hand.number}#saved")
+
+
+# --- one hand ----------------------------------------------------------------------------------
+
+
+def _hand_or_404(session: TableSession, number: int):
+    hand = selectors.hand_in_session(session, number)
+    if hand is None:
+        raise Http404
+    return hand
+
+
+@table_view(read=None, methods=("GET",))
+def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
+    """One hand: its wins and payments in words, its history, and (for a scorer) delete."""
+    hand = _hand_or_404(session, number)
+    sheet = selectors.table_sheet(session)
+    row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
+    revisions = list(selectors.hand_revisions(hand))
+    return render(
+        request,
+        "pages/tables/hand.html",
+        {
+            "session": session,
+            "hand": hand,
+            "wins": _win_words(sheet, row),
+            "verified": row.verified,
+            "words": words_of_view(
+                selectors.hand_view(hand), seats={s.number: s.player.name for s in sheet.seats}
+            ),
+            "nets": list(zip(sheet.seats, row.nets, strict=True)),
+            "revisions": revisions,
+            "can_change": _can(request, session, Role.SCORER)
+            and session.is_open
+            and not session.lock_code
+            and not hand.is_deleted,
+            "errors": [],
+        },
+    )
+
+
+@table_view(read=Role.SCORER, write=Role.SCORER)
+def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
+    """Correct a hand in the hand form (re-settled; the earlier revision is kept)."""
+    hand = _hand_or_404(session, number)
+    if hand.is_deleted:
+        raise Http404
+    names = [b.name for b in session.bettors.all()]
+    sheet = selectors.table_sheet(session)
+    errors, problems = [], []
+    if request.method == "POST":
+        values = _values(request.POST)
+        record, problems = forms.record_from_form(request.POST, bettors=names)
+        record.pop("number", None)
+        record.setdefault("dealer", hand.dealer)
+        reason = request.POST.get("reason", "")
+        revision = request.POST.get("revision", "")
+        if not problems and revision != str(hand.revision):
+            if _same_hand(session, number, record):  # the same correction sent twice
+                return redirect("page-hand", pk=session.pk, number=number)
+            errors = [_("Someone changed this hand meanwhile: check it and correct again.")]
+        elif not problems:
+            try:
+                hand_services.hand_correct(hand=hand, data=record, user=request.user, reason=reason)
+            except ServiceError as e:
+                errors = error_messages(e)
+            else:
+                messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
+                return redirect("page-hand", pk=session.pk, number=number)
+    else:
+        values = forms.form_from_record(hand.record, bettors=names)
+        reason = ""
+    values.setdefault("dealer", str(hand.dealer))
+    form = _form_context(sheet, values, problems)
+    return render(
+        request,
+        "pages/tables/hand_edit.html",
+        {"session": session, "hand": hand, "form": form, "errors": errors, "reason": reason},
+        status=400 if errors or problems else 200,
+    )
+
+
+@table_view(write=Role.SCORER, methods=("POST",))
+def hand_delete(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
+    """Delete a hand with a reason (its history stays)."""
+    hand = _hand_or_404(session, number)
+    if hand.is_deleted:  # sent twice
+        return redirect("page-session", pk=session.pk)
+    try:
+        hand_services.hand_delete(
+            hand=hand, reason=request.POST.get("reason", ""), user=request.user
+        )
+    except ServiceError as e:
+        for line in error_messages(e):
+            messages.error(request, line)
+        return redirect("page-hand", pk=session.pk, number=number)
+    messages.success(request, _("Hand %(n)s deleted.") % {"n": number})
+    return redirect("page-session", pk=session.pk)
+
+
+# --- the table as a whole ----------------------------------------------------------------------
+
+
+@table_view(write=Role.SCORER, methods=("POST",))
+def session_close(request: HttpRequest, session: TableSession) -> HttpResponse:
+    session_services.session_close(session=session)
+    messages.success(request, _("The table is closed."))
+    return redirect("page-session", pk=session.pk)
+
+
+@table_view(write=Role.ORGANISER, methods=("POST",))
+def session_reopen(request: HttpRequest, session: TableSession) -> HttpResponse:
+    try:
+        session_services.session_reopen(session=session)
+    except ServiceError as e:
+        for line in error_messages(e):
+            messages.error(request, line)
+    else:
+        messages.success(request, _("The table is open again."))
+    return redirect("page-session", pk=session.pk)
+
+
+@table_view(read=Role.SCORER, write=Role.SCORER)
+def session_result(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """A final result instead of hands: a total per seated player and per bettor, summing to
+    zero."""
+    sheet = selectors.table_sheet(session)
+    entered = {("p", r.player_id) if r.player_id else ("b", r.bettor_id): r.total
+               for r in sheet.results}  # fmt: skip
+    rows = [
+        {"key": f"p{s.player_id}", "label": f"{WINDS[s.number]} · {s.player.name}",
+         "value": entered.get(("p", s.player_id), "")}
+        for s in sheet.seats
+    ] + [
+        {"key": f"b{b.pk}", "label": _("Bettor %(name)s") % {"name": b.name},
+         "value": entered.get(("b", b.pk), "")}
+        for b in sheet.bettors
+    ]  # fmt: skip
+    errors = []
+    if request.method == "POST":
+        totals, wrong = [], False
+        for row in rows:
+            text = request.POST.get(row["key"], "").strip()
+            row["value"] = text
+            try:
+                amount = int(text)
+            except ValueError:
+                row["error"] = _("A whole number, like 12 or -8.")
+                wrong = True
+                continue
+            kind = "player" if row["key"][0] == "p" else "bettor"
+            totals.append({kind: int(row["key"][1:]), "total": amount})
+        if not wrong:
+            try:
+                session_services.session_result_enter(
+                    session=session, totals=totals, user=request.user
+                )
+            except ServiceError as e:
+                errors = error_messages(e)
+            else:
+                messages.success(request, _("The final result is saved."))
+                return redirect("page-session", pk=session.pk)
+        else:
+            errors = [_("Give every total as a whole number.")]
+    return render(
+        request,
+        "pages/tables/result.html",
+        {"session": session, "rows": rows, "errors": errors},
+        status=400 if errors else 200,
+    )

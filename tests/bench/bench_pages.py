@@ -1,0 +1,174 @@
+"""The table page (/sessions/<id>/): server time to render it with 40 hands, and to save a
+declared hand through its form, beside the JSON API's time for the same hand.
+
+Run by ``make bench`` (never part of ``make test``). Target (issue "At the table"): the page
+rendered and a declared hand saved in ≤ 30 ms (median), next to the JSON API's
+``POST /api/v1/sessions/<id>/hands/`` for the same hand, measured in the same run.
+
+What it does: a fresh SQLite database in a temporary directory (the shared PostgreSQL is left
+alone; ``BENCH_PAGES_DATABASE_URL`` points it elsewhere), migrated; one club, a scorer and
+tables of four players in 普通 mode. Then, in-process through Django's test client (the whole
+request: middleware, session login, CSRF check off as a browser's token would pass it,
+template rendering), each timed N times (``BENCH_PAGES_N``, default 50), median and p90:
+
+* ``GET /sessions/<id>/`` of a table with 40 hands (the 流水 sheet, totals, the hand form),
+  beside ``GET /api/v1/sessions/<id>/`` of the same table (the reference);
+* "S1 自摸 清一色 1根" declared, posted as the form a phone sends (``POST /sessions/<id>/``,
+  then the redirect's ``GET`` the browser follows, timed apart) and as JSON to the API (token
+  login); each on its own table so every post is a new hand.
+
+Printed beside it: the number of taps the browser test counts for the same hand
+(``tests/browser/test_tables.py``: 8 on a first hand, the dealer chosen; 7 when the dealer
+is the previous hand's next dealer).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+N = int(os.environ.get("BENCH_PAGES_N", "50"))
+FORM = {"w1_seat": "1", "w1_from": "self", "w1_pattern": "qingyise", "w1_roots": "1",
+        "w1_rank": "9", "w1_suit": "s", "dealer": "0"}  # fmt: skip
+JSON_HAND = {
+    "dealer": 0,
+    "events": [{"type": "win", "from": None, "tile": "9s", "situation": [],
+                "winners": [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 1,
+                                                     "extras": []}}]}],
+    "draw": None,
+}  # fmt: skip
+PINGHU = {
+    "dealer": 0,
+    "events": [{"type": "win", "from": 2, "tile": "4p", "situation": [],
+                "winners": [{"seat": 1, "concealed": "123m456m789m11p23p"}]}],
+    "draw": None,
+}  # fmt: skip
+
+
+def setup_django(folder: str) -> None:
+    url = os.environ.get("BENCH_PAGES_DATABASE_URL") or f"sqlite:///{folder}/bench_pages.sqlite3"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=url,
+        DEBUG="false",
+        LOG_LEVEL="WARNING",
+        THROTTLE_ANON="100000000/min",
+        THROTTLE_USER="100000000/min",
+        ALLOWED_HOSTS="testserver,localhost",
+    )
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import logging
+    import warnings
+
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
+    logging.getLogger("django.request").setLevel(logging.ERROR)
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from config.celery import app
+
+    app.conf.task_always_eager = False  # queued tasks are not the page's time
+
+
+def timed(fn, n: int = N) -> list[float]:
+    fn()  # warm: templates compiled, rules pinned
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def line(label: str, ms: list[float]) -> str:
+    ms = sorted(ms)
+    p90 = ms[int(len(ms) * 0.9) - 1]
+    return f"  {label:<58} median {statistics.median(ms):6.2f} ms   p90 {p90:6.2f} ms"
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        setup_django(folder)
+        from django.test import Client
+        from rest_framework.authtoken.models import Token
+
+        from clubs.models import Role
+        from clubs.services.hands import hand_record
+        from clubs.services.sessions import session_create
+        from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, UserFactory
+
+        club = ClubFactory(slug="bench-pages")
+        user = UserFactory(username="bench-scorer")
+        MembershipFactory(club=club, player=PlayerFactory(user=user), role=Role.SCORER)
+        players = [MembershipFactory(club=club).player for _ in range(4)]
+
+        def table():
+            return session_create(club=club, players=players, user=user, mode="single")
+
+        sheet = table()
+        for _ in range(40):
+            hand_record(session=sheet, data=PINGHU, user=user)
+        browser = Client()
+        browser.force_login(user)
+        token, _ = Token.objects.get_or_create(user=user)
+        api = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+
+        def page():
+            assert browser.get(f"/sessions/{sheet.pk}/").status_code == 200
+
+        def api_get():
+            assert api.get(f"/api/v1/sessions/{sheet.pk}/").status_code == 200
+
+        render = timed(page)
+        api_read = timed(api_get)
+
+        form_tables = [table() for _ in range(N + 1)]
+        json_tables = [table() for _ in range(N + 1)]
+        redirects: list[str] = []
+
+        def form_post():
+            s = form_tables.pop()
+            r = browser.post(f"/sessions/{s.pk}/", {"number": "1", **FORM})
+            assert r.status_code == 302, r.content[:500]
+            redirects.append(r["Location"])
+
+        def json_post():
+            s = json_tables.pop()
+            r = api.post(
+                f"/api/v1/sessions/{s.pk}/hands/", JSON_HAND, content_type="application/json"
+            )
+            assert r.status_code == 201, r.content[:500]
+
+        saved_form = timed(form_post)
+        saved_json = timed(json_post)
+        follow = list(redirects)
+        after = timed(lambda: browser.get(follow.pop()), n=len(follow) - 1)
+
+        db = (
+            "SQLite (temporary file)"
+            if "sqlite" in os.environ["DATABASE_URL"]
+            else "the given database"
+        )
+        print(f"table page, in-process, {db}, N = {N}")
+        print(line("render GET /sessions/<id>/ (40 hands)", render))
+        print(line("reference: GET /api/v1/sessions/<id>/ (same table)", api_read))
+        print(line("save declared 'S1 自摸 清一色 1根': POST /sessions/<id>/", saved_form))
+        print(line("  then the redirect's GET (payments in words, totals)", after))
+        print(line("reference: POST /api/v1/sessions/<id>/hands/ (same hand)", saved_json))
+        print("  taps for 'S1 自摸 清一色 1根' (tests/browser/test_tables.py): 8 on a first hand")
+        print("  (dealer chosen), 7 when the previous hand set the dealer; aim ≤ 10")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+"""The table page /sessions/<id>/: who may see and do what, the 流水 sheet, recording,
+correcting and deleting hands, closing, reopening, final results."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from clubs.models import Club, Hand, Role, SessionResult, TableSession
+from clubs.services.hands import hand_record
+from tests.clubs.factories import ClubFactory, TableSessionFactory
+from tests.helpers import client_for, login, member_login
+from tests.scoring.engine.records import PINGHU
+
+pytestmark = pytest.mark.django_db
+
+#: S1 自摸 清一色 1根 (普通, qq, base 1): 清一色 3番 + 1根 = 4番 → 2^(4-1) = 8 from each of the
+#: three others: S1 +24, the others −8 each
+S1_ZIMO_QINGYISE = {"w1_seat": "1", "w1_from": "self", "w1_pattern": "qingyise",
+                    "w1_roots": "1", "w1_rank": "9", "w1_suit": "s"}  # fmt: skip
+
+
+@pytest.fixture
+def table():
+    club = ClubFactory(visibility=Club.Visibility.MEMBERS)
+    return TableSessionFactory(club=club)
+
+
+def client_as(role: str | None, session: TableSession) -> Client:
+    """A browser client for a role in the session's club (None: anonymous; 'outsider': a
+    login of no club)."""
+    client = Client()
+    if role == "outsider":
+        client.force_login(login())
+    elif role is not None:
+        client.force_login(member_login(session.club, role))
+    return client
+
+
+ROLES = [None, "outsider", Role.MEMBER, Role.SCORER, Role.ORGANISER, Role.OWNER]
+
+
+def url(name: str, session: TableSession, *args) -> str:
+    return reverse(name, args=[session.pk, *args])
+
+
+def post_hand(client: Client, session: TableSession, number: int, **fields):
+    return client.post(url("page-session", session), {"number": str(number), **fields})
+
+
+# --- the permission matrix ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "role, status",
+    [(None, 404), ("outsider", 404), (Role.MEMBER, 200), (Role.SCORER, 200),
+     (Role.ORGANISER, 200), (Role.OWNER, 200)],
+)  # fmt: skip
+def test_a_members_only_table_is_seen_by_members_only(table, role, status):
+    response = client_as(role, table).get(url("page-session", table))
+    assert response.status_code == status
+
+
+def test_a_public_table_is_seen_by_anyone_but_not_recorded_on():
+    session = TableSessionFactory()
+    response = Client().get(url("page-session", session))
+    assert response.status_code == 200
+    assert b'name="w1_seat"' not in response.content  # no hand form for a visitor
+    assert b"Player" in response.content
+
+
+# What a role gets for each action (anonymous posts go to the login page; outsiders of a
+# members-only club get 404; members lacking the role 403; the rest may).
+WRITE = {None: 302, "outsider": 404, Role.MEMBER: 403, Role.SCORER: "ok",
+         Role.ORGANISER: "ok", Role.OWNER: "ok"}  # fmt: skip
+REOPEN = {**WRITE, Role.SCORER: 403}
+
+
+def _expect(response, expected):
+    if expected == "ok":
+        assert response.status_code in (200, 302), response.content[:300]
+        if response.status_code == 302:
+            assert "/login" not in response["Location"]
+    else:
+        assert response.status_code == expected
+        if expected == 302:
+            assert "/login" in response["Location"]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_action_follows_the_roles(table, role):
+    scorer = member_login(table.club, Role.SCORER)
+    hand_record(session=table, data=PINGHU, user=scorer)
+    client = client_as(role, table)
+    stored = Hand.objects.count()
+    _expect(post_hand(client, table, 2, **S1_ZIMO_QINGYISE), WRITE[role])
+    assert Hand.objects.count() == stored + (1 if WRITE[role] == "ok" else 0)
+    _expect(client.get(url("page-hand", table, 1)), 404 if role in (None, "outsider") else "ok")
+    _expect(
+        client.get(url("page-hand-edit", table, 1)), {**WRITE, None: 404}[role]
+    )  # fmt: skip  (a GET asks to read first)
+    _expect(
+        client.post(url("page-hand-edit", table, 1),
+                    {"revision": "1", "w1_seat": "1", "w1_from": "2", "w1_pattern": "pinghu",
+                     "w1_rank": "4", "w1_suit": "p", "reason": "declared"}),
+        WRITE[role],
+    )  # fmt: skip
+    _expect(client.post(url("page-hand-delete", table, 1), {"reason": "twice"}), WRITE[role])
+    assert Hand.objects.get(number=1).is_deleted == (WRITE[role] == "ok")
+    _expect(client.get(url("page-session-result", table)), {**WRITE, None: 404}[role])
+    _expect(client.post(url("page-session-close", table)), WRITE[role])
+    table.refresh_from_db()
+    assert table.is_open == (WRITE[role] != "ok")
+    if not table.is_open:
+        _expect(client.post(url("page-session-reopen", table)), REOPEN[role])
+        table.refresh_from_db()
+        assert table.is_open == (REOPEN[role] == "ok")
+
+
+def test_csrf_is_enforced_on_every_write(table):
+    user = member_login(table.club, Role.OWNER)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    for target in ("page-session", "page-session-close", "page-session-reopen",
+                   "page-session-result"):  # fmt: skip
+        assert client.post(url(target, table), {}).status_code == 403
+    assert Hand.objects.count() == 0
+    page = client.get(url("page-session", table))
+    assert b"csrfmiddlewaretoken" in page.content
+
+
+# --- the sheet ----------------------------------------------------------------------------------
+
+
+def _hands(session: TableSession, n: int) -> None:
+    user = member_login(session.club, Role.SCORER)
+    for _ in range(n):
+        hand_record(session=session, data=PINGHU, user=user)
+
+
+@pytest.mark.parametrize("n", [5, 40])
+def test_the_page_reads_in_the_same_queries_with_5_or_40_hands(
+    table, n, django_assert_max_num_queries
+):
+    _hands(table, n)
+    client = client_as(Role.SCORER, table)
+    with django_assert_max_num_queries(14):
+        response = client.get(url("page-session", table))
+    assert response.status_code == 200
+    # PINGHU: S2 pays S1 1 each hand
+    assert f'data-total="{table.seats.get(number=1).player_id}">{n}<'.encode() in response.content
+
+
+def test_the_sheet_marks_declared_and_deleted_hands_and_sums_to_the_api(table):
+    scorer = member_login(table.club, Role.SCORER)
+    client = client_as(Role.SCORER, table)
+    hand_record(session=table, data=PINGHU, user=scorer)  # shown: S1 +1, S2 −1
+    response = post_hand(client, table, 2, **S1_ZIMO_QINGYISE)  # declared: S1 +24
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=2)
+    assert hand.settlement["verified"] is False
+    page = client.get(response["Location"])
+    body = page.content.decode()
+    assert 'class=" declared"' in body or "declared" in body
+    s1 = table.seats.get(number=1).player_id
+    assert f'data-total="{s1}">25<' in body
+    # the saved hand's payments in words: each of the three others pays S1 8
+    assert body.count('data-reason="self_draw"') == 3
+    assert body.count("pays S1 Player") == 3 and "→ 8" in body
+    api = client_for(scorer).get(f"/api/v1/sessions/{table.pk}/").json()
+    page_totals = {p["id"]: p["total"] for p in api["totals"]["players"]}
+    assert page_totals[s1] == 25
+    for seat in table.seats.all():
+        assert f'data-total="{seat.player_id}">{page_totals[seat.player_id]}<' in body
+    # deleting hand 1 strikes it out and moves the totals
+    client.post(url("page-hand-delete", table, 1), {"reason": "wrong table"})
+    body = client.get(url("page-session", table)).content.decode()
+    assert "<s>1</s>" in body and "wrong table" in body
+    assert f'data-total="{s1}">24<' in body
+
+
+# --- recording ----------------------------------------------------------------------------------
+
+
+def test_a_refusal_is_shown_in_words_with_the_form_kept(table):
+    client = client_as(Role.SCORER, table)
+    # 七对 with a root under qq must be declared 龙七对 (RULES §6): the engine refuses
+    response = post_hand(client, table, 1, dealer="0", w1_seat="1", w1_from="self",
+                         w1_pattern="qidui", w1_roots="1", w1_rank="9", w1_suit="s")  # fmt: skip
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert 'class="errors"' in body
+    assert 'value="qidui" checked' in body  # what was entered is kept
+    assert Hand.objects.count() == 0
+
+
+def test_the_form_says_what_it_cannot_read(table):
+    client = client_as(Role.SCORER, table)
+    response = post_hand(client, table, 1, w1_seat="1")  # from whom?
+    assert response.status_code == 400
+    assert b"from whom" in response.content.lower() or "自摸".encode() in response.content
+
+
+def test_the_first_hand_asks_for_the_dealer(table):
+    table.mode = TableSession.Mode.XUEZHAN
+    table.save()
+    client = client_as(Role.SCORER, table)
+    response = post_hand(client, table, 1, **S1_ZIMO_QINGYISE)
+    assert response.status_code == 400  # no dealer, and one winner does not finish 血战
+    assert Hand.objects.count() == 0
+
+
+def test_posting_twice_stores_one_hand(table):
+    client = client_as(Role.SCORER, table)
+    first = post_hand(client, table, 1, dealer="0", **S1_ZIMO_QINGYISE)
+    again = post_hand(client, table, 1, dealer="0", **S1_ZIMO_QINGYISE)  # back button / 2nd tap
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert Hand.objects.count() == 1
+    # a different hand on the stale form is refused in words, not stored over hand 1
+    other = post_hand(client, table, 1, dealer="0", **{**S1_ZIMO_QINGYISE, "w1_roots": "0"})
+    assert other.status_code == 400
+    assert b"already recorded" in other.content or "已".encode() in other.content
+    assert Hand.objects.count() == 1
+
+
+def test_the_dealer_defaults_to_the_previous_next_dealer(table):
+    _hands(table, 1)  # PINGHU in 普通: S1 won on S2's discard → the next dealer is S2 (RULES §3.1)
+    page = client_as(Role.SCORER, table).get(url("page-session", table)).content.decode()
+    assert 'name="dealer" value="2" checked' in page
+
+
+def test_correct_a_hand_keeps_its_history(table):
+    _hands(table, 1)
+    client = client_as(Role.SCORER, table)
+    form = client.get(url("page-hand-edit", table, 1)).content.decode()
+    assert 'name="w1_tiles" id="id_w1_tiles" value="123m456m789m11p23p"' in form
+    response = client.post(
+        url("page-hand-edit", table, 1),
+        {"revision": "1", "dealer": "0", "w1_seat": "1", "w1_from": "2",
+         "w1_pattern": "duiduihu", "w1_rank": "4", "w1_suit": "p", "reason": "it was 对对胡"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=1)
+    assert hand.revision == 2
+    assert hand.settlement["totals"]["seats"] == [0, 2, -2, 0]  # 对对胡 2番 → 2
+    detail = client.get(url("page-hand", table, 1)).content.decode()
+    assert "it was 对对胡" in detail
+    # the same correction sent again is not a third revision
+    same = {"revision": "1", "dealer": "0", "w1_seat": "1", "w1_from": "2",
+            "w1_pattern": "duiduihu", "w1_rank": "4", "w1_suit": "p"}  # fmt: skip
+    assert client.post(url("page-hand-edit", table, 1), same).status_code == 302
+    assert Hand.objects.get(number=1).revision == 2
+
+
+def test_delete_needs_a_reason(table):
+    _hands(table, 1)
+    client = client_as(Role.SCORER, table)
+    response = client.post(url("page-hand-delete", table, 1), {"reason": " "})
+    assert response.status_code == 302
+    assert not Hand.objects.get(number=1).is_deleted
+    # the service's refusal (reason_required) is shown on the hand's page
+    assert 'class="message error"' in client.get(response["Location"]).content.decode()
+
+
+def test_a_closed_table_has_no_form_and_reopens_for_an_organiser(table):
+    client = client_as(Role.ORGANISER, table)
+    client.post(url("page-session-close", table))
+    page = client.get(url("page-session", table)).content.decode()
+    assert 'name="w1_seat"' not in page
+    assert url("page-session-reopen", table) in page
+    client.post(url("page-session-reopen", table))
+    table.refresh_from_db()
+    assert table.is_open
+
+
+def test_a_final_result_is_zero_sum_checked(table):
+    client = client_as(Role.SCORER, table)
+    seats = list(table.seats.all())
+    values = {f"p{s.player_id}": str(v) for s, v in zip(seats, [10, -5, -5, 1], strict=True)}
+    response = client.post(url("page-session-result", table), values)
+    assert response.status_code == 400
+    assert SessionResult.objects.count() == 0
+    values[f"p{seats[3].player_id}"] = "0"
+    response = client.post(url("page-session-result", table), values)
+    assert response.status_code == 302
+    assert SessionResult.objects.count() == 4
+    page = client.get(url("page-session", table)).content.decode()
+    assert f'data-total="{seats[0].player_id}">10<' in page
+    assert 'name="w1_seat"' not in page  # a table with a result takes no hands
+
+
+def test_a_tournament_table_renders_and_keeps_its_lock(table):
+    table.kind = TableSession.Kind.TOURNAMENT
+    table.hand_limit = 1
+    table.notes = "Spring cup · R1 T1"
+    table.save()
+    client = client_as(Role.SCORER, table)
+    page = client.get(url("page-session", table)).content.decode()
+    assert "Spring cup" in page and 'name="w1_seat"' in page
+    assert post_hand(client, table, 1, dealer="0", **S1_ZIMO_QINGYISE).status_code == 302
+    refused = post_hand(client, table, 2, dealer="0", **S1_ZIMO_QINGYISE)
+    assert refused.status_code == 400  # table_complete, in words
+    assert Hand.objects.count() == 1
+    TableSession.objects.filter(pk=table.pk).update(lock_code="round_locked",
+                                                    lock_message="round 2 is seated")  # fmt: skip
+    page = client.get(url("page-session", table)).content.decode()
+    assert 'name="w1_seat"' not in page and "round 2 is seated" in page
+    assert client_as("outsider", table).get(url("page-session", table)).status_code == 404
