@@ -82,9 +82,18 @@ def club_for(user, slug: str) -> Club:
     return club
 
 
+class LoginRequired(Exception):
+    """Raised by a page that needs a login: ``pages.middleware`` sends the visitor to sign in
+    and back."""
+
+
 def require_role(user, club: Club, role: str) -> None:
-    """403 for a visitor who may read the club but lacks the role (404 if he may not read it)."""
+    """For a visitor who may read the club: sign in first (anonymous), 403 (a login without the
+    role). A club he may not read is 404, whoever he is: a members-only club does not exist for
+    an outsider, signed in or not (the 404 page offers a signed-out visitor the sign-in)."""
     if not selectors.can_read(user, club):
         raise Http404
+    if not user.is_authenticated:
+        raise LoginRequired
     if not selectors.has_role(user, club, role):
         raise PermissionDenied

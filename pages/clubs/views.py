@@ -134,8 +134,6 @@ _BETTOR_PATH = re.compile(r"^bettors\[(\d+)\](\.player)?")
 def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Open a table: four players in seat order, base, mode, rules and 叫马 bettors."""
     club = club_for(request.user, slug)
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     require_role(request.user, club, Role.SCORER)
     members = selectors.club_players(club, limit=selectors.PLAYERS_SHOWN).members
     rules = snapshot_choice(club.ruleset)

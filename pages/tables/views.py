@@ -87,7 +87,10 @@ def table_view(read: str | None = None, write: str | None = Role.SCORER, methods
                 authorize(request, session.club, role)
             except NotFound as e:
                 raise Http404 from e
-            except NotAuthenticated:
+            except NotAuthenticated as e:
+                # a write on a members-only table: not found for a signed-out visitor too
+                if not selectors.can_read(request.user, session.club):
+                    raise Http404 from e
                 return redirect_to_login(reverse("page-session", args=[pk]))
             except PermissionDenied as e:
                 raise DjangoPermissionDenied from e

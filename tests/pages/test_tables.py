@@ -70,9 +70,9 @@ def test_a_public_table_is_seen_by_anyone_but_not_recorded_on():
     assert b"Player" in response.content
 
 
-# What a role gets for each action (anonymous posts go to the login page; outsiders of a
-# members-only club get 404; members lacking the role 403; the rest may).
-WRITE = {None: 302, "outsider": 404, Role.MEMBER: 403, Role.SCORER: "ok",
+# What a role gets for each action on a members-only table (it does not exist for a visitor
+# or an outsider: 404; members lacking the role 403; the rest may).
+WRITE = {None: 404, "outsider": 404, Role.MEMBER: 403, Role.SCORER: "ok",
          Role.ORGANISER: "ok", Role.OWNER: "ok"}  # fmt: skip
 REOPEN = {**WRITE, Role.SCORER: 403}
 

@@ -1,0 +1,164 @@
+"""Who may open every page, and who may write through it: one matrix for the whole site.
+
+Every route of ``pages.urls`` is listed here, so a new page cannot land without saying who sees
+it. The rules the matrix spells out:
+
+- a members-only club and everything in it (players, members, tables, hands, the evening) is
+  404 to an anonymous visitor and to an outsider: for them it does not exist;
+- a public club's pages are open to everyone, its forms to the role that may use them; an
+  anonymous visitor is sent to sign in (302), a login without the role is refused (403);
+- opening a table, entering a final result, correcting a hand: scorer and up;
+- an invitation link is the capability itself: anyone holding it may open it;
+- account pages: sign-in and sign-up send a signed-in visitor on (302), the password page
+  wants a login (302 to sign in);
+- actions are POST only (a GET is 405); refused writes change nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import URLResolver, reverse
+
+import pages.urls
+from clubs.models import Club, Role
+from clubs.services.hands import hand_record
+from clubs.services.invitations import invitation_create
+from tests.clubs.factories import ClubFactory, TableSessionFactory
+from tests.helpers import db_state, login, member_login
+from tests.scoring.engine.records import PINGHU
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "outsider", Role.MEMBER, Role.SCORER, Role.ORGANISER, Role.OWNER)
+
+# GET status per role: anonymous, outsider, member, scorer, organiser, owner
+EVERYONE = (200,) * 6
+SIGNED_IN = (302, 200, 200, 200, 200, 200)
+SIGNED_OUT = (200, 302, 302, 302, 302, 302)
+POST_ONLY = (405,) * 6
+MEMBERS_CLUB = {
+    "home": EVERYONE,
+    "login": SIGNED_OUT,
+    "signup": SIGNED_OUT,
+    "password-change": SIGNED_IN,
+    "logout": POST_ONLY,
+    "set-language": (302,) * 6,  # no POST: back where it came from
+    "page-tiles": EVERYONE,
+    "page-club-new": SIGNED_IN,
+    "page-club": (404, 404, 200, 200, 200, 200),
+    "page-club-players": (404, 404, 200, 200, 200, 200),
+    "page-club-members": (404, 404, 200, 200, 200, 200),
+    "page-club-evening": (404, 404, 200, 200, 200, 200),
+    "page-table-new": (404, 404, 403, 200, 200, 200),
+    "page-session": (404, 404, 200, 200, 200, 200),
+    "page-session-result": (404, 404, 403, 200, 200, 200),
+    "page-hand": (404, 404, 200, 200, 200, 200),
+    "page-hand-edit": (404, 404, 403, 200, 200, 200),
+    "page-invitation": EVERYONE,
+}
+PUBLIC_CLUB = {
+    **MEMBERS_CLUB,
+    "page-club": EVERYONE,
+    "page-club-players": EVERYONE,
+    "page-club-members": EVERYONE,
+    "page-club-evening": EVERYONE,
+    "page-table-new": (302, 403, 403, 200, 200, 200),
+    "page-session": EVERYONE,
+    "page-session-result": (302, 403, 403, 200, 200, 200),
+    "page-hand": EVERYONE,
+    "page-hand-edit": (302, 403, 403, 200, 200, 200),
+}
+ACTIONS = (
+    "logout",
+    "page-session-close",
+    "page-session-reopen",
+    "page-hand-delete",
+    "page-member-role",
+    "page-member-remove",
+    "page-member-reset",
+    "page-invitation-create",
+    "page-invitation-revoke",
+)
+# a write refused to those below its role: anonymous, outsider, member (POST status)
+WRITES_BELOW_THE_ROLE = {
+    "members": (404, 404, 403),
+    "public": (302, 403, 403),
+}
+
+
+def route_names(patterns=pages.urls.urlpatterns):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            yield from route_names(p.url_patterns)
+        else:
+            yield p.name
+
+
+def test_every_page_is_in_the_matrix():
+    assert set(route_names()) == set(MEMBERS_CLUB) | set(ACTIONS)
+
+
+@pytest.fixture(params=["members", "public"])
+def world(request):
+    club = ClubFactory(visibility=request.param)
+    session = TableSessionFactory(club=club)
+    owner = member_login(club, Role.OWNER)
+    hand_record(session=session, data=PINGHU, user=owner)
+    member = session.seats.get(number=0).player
+    invitation = invitation_create(club=club, by=owner, role=Role.SCORER)
+    args = {
+        "page-club": [club.slug],
+        "page-club-players": [club.slug],
+        "page-club-members": [club.slug],
+        "page-table-new": [club.slug],
+        "page-club-evening": [club.slug, session.started_at.date().isoformat()],
+        "page-session": [session.pk],
+        "page-session-close": [session.pk],
+        "page-session-reopen": [session.pk],
+        "page-session-result": [session.pk],
+        "page-hand": [session.pk, 1],
+        "page-hand-edit": [session.pk, 1],
+        "page-hand-delete": [session.pk, 1],
+        "page-invitation": [invitation.token],
+        "page-member-role": [club.slug, member.memberships.get().pk],
+        "page-member-remove": [club.slug, member.memberships.get().pk],
+        "page-member-reset": [club.slug, member.memberships.get().pk],
+        "page-invitation-create": [club.slug],
+        "page-invitation-revoke": [club.slug, invitation.pk],
+    }
+    return club, args
+
+
+def client_as(role: str, club: Club) -> Client:
+    client = Client()
+    if role == "outsider":
+        client.force_login(login())
+    elif role != "anonymous":
+        client.force_login(member_login(club, role))
+    return client
+
+
+@pytest.mark.parametrize("name", sorted(MEMBERS_CLUB) + list(ACTIONS))
+def test_who_may_open_each_page(world, name):
+    club, args = world
+    matrix = MEMBERS_CLUB if club.visibility == Club.Visibility.MEMBERS else PUBLIC_CLUB
+    expected = matrix.get(name, POST_ONLY)
+    got = tuple(
+        client_as(role, club).get(reverse(name, args=args.get(name, []))).status_code
+        for role in ROLES
+    )
+    assert got == expected
+
+
+@pytest.mark.parametrize("name", [a for a in ACTIONS if a != "logout"])
+def test_a_write_below_its_role_is_refused_and_changes_nothing(world, name):
+    club, args = world
+    url = reverse(name, args=args[name])
+    clients = [client_as(role, club) for role in ("anonymous", "outsider", Role.MEMBER)]
+    before = db_state()
+    answers = [c.post(url, {"role": "scorer", "reason": "x"}) for c in clients]
+    assert tuple(a.status_code for a in answers) == WRITES_BELOW_THE_ROLE[club.visibility]
+    if answers[0].status_code == 302:  # a signed-out visitor is asked to sign in
+        assert answers[0]["Location"].startswith("/login/?next=")
+    assert db_state() == before
