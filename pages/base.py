@@ -54,6 +54,13 @@ ERROR_TEXT = {
     "reason_required": _("Say why, in a few words."),
     "session_has_hands": _("This table has hands: its totals come from them."),
     "session_has_results": _("This table's final result was entered: it takes no hands."),
+    "winning_tile_missing": _(
+        "A winner entered by his tiles needs the winning tile: tap it, or type it after the hand."
+    ),
+    "robbing_kong_tile_missing": _(
+        "抢杠: give the winning tile, or record the added kong (弯杠) that was robbed just before "
+        "the win."
+    ),
 }
 
 # A member's role in words (the models' labels are English only).

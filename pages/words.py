@@ -135,6 +135,7 @@ class Row:
     label: str
     paid: tuple[int, ...]  # to each party of ``Table.parties``, in order
     net: int
+    short: str = ""  # the label that fits a phone's column: the name alone (``label`` in full)
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,12 @@ class Table:
     labels: tuple[str, ...]
     rows: tuple[Row, ...]
     total: int  # the sum of the nets: 0 for every settled hand
+    short: tuple[str, ...] = ()  # each party's short label (``Row.short``), for the columns
+
+    @property
+    def columns(self) -> list[tuple[str, str]]:
+        """(short label, full label) of each column."""
+        return list(zip(self.short or self.labels, self.labels, strict=True))
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,19 @@ def party_labels(
         labels[f"S{seat}"] = f"S{seat} {name}" if name else f"S{seat}"
     for i, bettor in enumerate(settlement.get("bettors") or []):
         labels[f"B{i}"] = gettext("%(name)s (bettor)") % {"name": bettor.get("name", f"B{i}")}
+    return labels
+
+
+def short_labels(
+    settlement: Mapping[str, Any], seats: Mapping[int, Any] | None = None
+) -> dict[str, str]:
+    """Every party's label for a narrow column: a seat's player's name alone (``S1`` without
+    a name), a bettor's name alone."""
+    labels = {}
+    for seat in range(4):
+        labels[f"S{seat}"] = _name_of((seats or {}).get(seat)) or f"S{seat}"
+    for i, bettor in enumerate(settlement.get("bettors") or []):
+        labels[f"B{i}"] = str(bettor.get("name") or f"B{i}")
     return labels
 
 
@@ -279,10 +299,15 @@ def hand_words(
         text = sentence(labels.get(p["payer"], p["payer"]), labels.get(p["payee"], p["payee"]),
                         p["amount"], detail)  # fmt: skip
         sentences.append(Sentence(p["payer"], p["payee"], p["amount"], p["reason"], detail, text))
-    return HandWords(tuple(sentences), who_paid_whom(settlement, labels), labels)
+    short = short_labels(settlement, seats)
+    return HandWords(tuple(sentences), who_paid_whom(settlement, labels, short), labels)
 
 
-def who_paid_whom(settlement: Mapping[str, Any], labels: Mapping[str, str]) -> Table:
+def who_paid_whom(
+    settlement: Mapping[str, Any],
+    labels: Mapping[str, str],
+    short: Mapping[str, str] | None = None,
+) -> Table:
     """The settlement's payments summed per payer and payee, with each party's net."""
     n_bettors = len(settlement.get("bettors") or [])
     parties = tuple([f"S{i}" for i in range(4)] + [f"B{i}" for i in range(n_bettors)])
@@ -296,11 +321,18 @@ def who_paid_whom(settlement: Mapping[str, Any], labels: Mapping[str, str]) -> T
         paid[a][b] += p["amount"]
         net[a] -= p["amount"]
         net[b] += p["amount"]
+    short = short or {}
     rows = tuple(
-        Row(party, labels.get(party, party), tuple(paid[i]), net[i])
+        Row(party, labels.get(party, party), tuple(paid[i]), net[i], short.get(party, ""))
         for i, party in enumerate(parties)
     )
-    return Table(parties, tuple(labels.get(p, p) for p in parties), rows, sum(net))
+    return Table(
+        parties,
+        tuple(labels.get(p, p) for p in parties),
+        rows,
+        sum(net),
+        tuple(short.get(p) or labels.get(p, p) for p in parties),
+    )
 
 
 def words_of_view(view: Any, *, seats: Mapping[int, Any] | None = None) -> HandWords:

@@ -245,7 +245,8 @@ class HandRecordSerializer(serializers.Serializer):
     declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")
     events = serializers.JSONField(
         help_text="kongs and wins, in order; a winner is shown {seat, concealed, melds} or "
-        'declared {seat, "declared": {pattern, roots, extras}, melds?} (RULES §6)'
+        'declared {seat, "declared": {pattern, roots, extras}, melds?} (RULES §6); a win whose '
+        "winners are all declared may leave out its tile"
     )
     draw = serializers.JSONField(
         required=False,
@@ -260,7 +261,9 @@ class HandRecordSerializer(serializers.Serializer):
 class WinResultSerializer(serializers.Serializer):
     event = serializers.IntegerField()
     seat = serializers.IntegerField()
-    tile = serializers.CharField()
+    tile = serializers.CharField(
+        allow_null=True, help_text="the winning tile; null: a declared win recorded without it"
+    )
     self_draw = serializers.BooleanField()
     pattern = serializers.CharField()
     patterns = serializers.ListField(child=serializers.CharField())

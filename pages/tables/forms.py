@@ -1,7 +1,9 @@
 """The hand form of the table page, and its conversion to and from a hand record.
 
 The form is flat (one POST, usable without JavaScript): the dealer; up to three winners in the
-order they won, each declared (pattern, roots, extras) or shown (tiles); kongs as taps placed
+order they won, each declared (pattern, roots, extras; the winning tile if known, RULES §6) or
+shown (his tiles without the winning tile, and the winning tile; typed as the whole hand, the
+last tile is the winning one, as the tile picker reads it); kongs as taps placed
 after the winner they followed; the players still in at a draw (流局); the 叫马 tiles. Field
 names (``w1_seat``, ``k2_kind``, ``d3_state`` …) are stable: a tile picker fills the ``…_tiles``
 inputs by name.
@@ -62,6 +64,11 @@ def _seat(value: str) -> int | None:
 
 def _int(value: str, allowed: range) -> int | None:
     return int(value) if value.isdigit() and int(value) in allowed else None
+
+
+def _count(tiles: str) -> int:
+    """How many tiles a text names (one digit a tile, in either notation)."""
+    return sum(c in "123456789" for c in tiles)
 
 
 def split_winning_tile(tiles: str) -> tuple[str, str]:
@@ -174,10 +181,10 @@ def record_from_form(
         tile = _one(data, f"w{i}_tile") or _chip_tile(data, f"w{i}_")
         winner: dict[str, Any] = {"seat": seat}
         if tiles:
-            if not tile:
-                tiles, tile = split_winning_tile(tiles)
-            winner["concealed"] = tiles
             melds = _pungs(_one(data, f"w{i}_pungs")) + _kong_melds(kong_events, seat)
+            if not tile and _count(tiles) == 14 - 3 * len(melds):
+                tiles, tile = split_winning_tile(tiles)  # the whole hand typed: the last won
+            winner["concealed"] = tiles
             if melds:
                 winner["melds"] = melds
         else:

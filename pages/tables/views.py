@@ -33,7 +33,7 @@ from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceErr
 from core.names import Name
 from pages.base import error_messages
 from pages.tables import forms
-from pages.tables.widgets import chips
+from pages.tables.widgets import chips, select, sheet_rows
 from pages.words import words_of_view
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
@@ -108,6 +108,24 @@ def _can(request: HttpRequest, session: TableSession, role: str) -> bool:
 # --- the form's rows ---------------------------------------------------------------------------
 
 
+#: what a field holds before anyone taps it (a fold with only these stays folded)
+_UNTOUCHED = {"roots": "0", "after": "0"}
+
+
+def _holds(values: dict[str, Any], prefix: str) -> bool:
+    """Whether the form's values say anything under ``prefix`` (``w2_``, ``k3_``, ``d1_``):
+    its fold opens, after a refusal or when a stored hand is corrected."""
+    for key, value in values.items():
+        if not key.startswith(prefix):
+            continue
+        if isinstance(value, list):
+            if any(value):
+                return True
+        elif value and value != _UNTOUCHED.get(key[len(prefix) :]):
+            return True
+    return False
+
+
 def _values(post) -> dict[str, Any]:
     """The POST as the template reads it: one value a field, lists for multiple choices."""
     multi = ("_extras", "_situation")
@@ -153,7 +171,7 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         p = f"w{i}_"
         came = [("self", _("Self-drawn"), ""), *people]
         row = {
-            "n": i, "p": p, "with": v(p + "with"),
+            "n": i, "p": p, "with": v(p + "with"), "title": _("Winner %(n)s") % {"n": i},
             "seat_chips": chips(p + "seat", people, v(p + "seat")),
             "from_chips": chips(p + "from", came, v(p + "from")),
             "pattern_chips": chips(p + "pattern", patterns, v(p + "pattern")),
@@ -167,22 +185,31 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "tiles": v(p + "tiles"), "pungs": v(p + "pungs"), "tile": v(p + "tile"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         }  # fmt: skip
-        row["open"] = i == 1 or bool(v(p + "seat"))
+        row["open"] = i == 1 or _holds(values, p) or bool(row["problems"])
         row["shown"] = bool(row["tiles"] or row["pungs"] or row["tile"])
+        row["tile_open"] = bool(v(p + "rank") or v(p + "suit"))
         winners.append(row)
     kinds = [(code, str(label), "") for code, label in KONG_KINDS.items()]
+    after_choices = [(str(a), _after_words(a)) for a in range(forms.WINNERS + 1)]
+    wait_choices = [("", "—")] + [
+        (p.code, f"{words(p.name)} {value_words(unit, p.value)}") for p in menu.patterns if p.wait
+    ]
+    root_choices = [(str(r), str(r)) for r in forms.ROOTS]
     kongs = []
     for j in range(1, forms.KONGS + 1):
         p = f"k{j}_"
         kongs.append({
             "n": j, "p": p, "seat": v(p + "seat"), "tile": v(p + "tile"),
+            "title": _("Kong %(n)s") % {"n": j},
             "after": v(p + "after", "0"),
             "seat_chips": chips(p + "seat", people, v(p + "seat")),
             "kind_chips": chips(p + "kind", kinds, v(p + "kind")),
             "from_chips": chips(p + "from", people, v(p + "from")),
             "tile_chips": tile(p),
+            "after_select": select(p + "after", after_choices, v(p + "after", "0")),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         })  # fmt: skip
+        kongs[-1]["open"] = _holds(values, p) or bool(kongs[-1]["problems"])
     states = [("", "—", ""), *((d.code, words(d.name), "") for d in menu.draw)]
     draw = []
     for s in sheet.seats:
@@ -191,6 +218,8 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "seat": s, "wind": WINDS[s.number], "p": p, "state": v(p + "state"),
             "state_chips": chips(p + "state", states, v(p + "state")),
             "pattern": v(p + "pattern"), "roots": v(p + "roots", "0"), "tiles": v(p + "tiles"),
+            "pattern_select": select(p + "pattern", wait_choices, v(p + "pattern")),
+            "roots_select": select(p + "roots", root_choices, v(p + "roots", "0")),
             "pungs": v(p + "pungs"),
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         })  # fmt: skip
@@ -220,10 +249,10 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         "winners": winners,
         "kongs": kongs,
         "draw": draw,
-        "draw_open": any(d["state"] or d["tiles"] for d in draw),
-        "kongs_open": any(k["seat"] for k in kongs),
+        "draw_open": any(_holds(values, d["p"]) or d["problems"] for d in draw),
+        "kongs_open": any(k["open"] for k in kongs),
         "bettor_tiles": bettors,
-        "after_choices": [(str(a), _after_words(a)) for a in range(forms.WINNERS + 1)],
+        "after_choices": after_choices,
         "general_problems": [m for f, m in wrong.items() if f in ("w1_seat",)],
     }
 
@@ -271,6 +300,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
     names, menu = _names(sheet)
     hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
     can_score = _can(request, session, Role.SCORER)
+    rows = [
+        {"row": r, "wins": _win_words(sheet, r, names, menu),
+         "url": f"{hand_url[:-2]}{r.hand.number}/"}
+        for r in reversed(sheet.rows)
+    ]  # fmt: skip
     context = {
         "session": session,
         "sheet": sheet,
@@ -278,16 +312,16 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         "mode_words": MODES.get(session.mode, session.mode),
         "winds": WINDS,
         "seat_rows": [
-            {"seat": s, "wind": WINDS[s.number], "total": t}
+            {"seat": s, "wind": WINDS[s.number], "total": t,
+             "dealer": session.is_open and sheet.next_dealer == s.number}
             for s, t in zip(sheet.seats, sheet.seat_totals, strict=True)
         ],
         "bettor_rows": list(zip(sheet.bettors, sheet.bettor_totals, strict=True)),
-        "rows": [
-            {"row": r, "wins": _win_words(sheet, r, names, menu),
-             "url": f"{hand_url[:-2]}{r.hand.number}/",
-             "cells": list(zip(r.nets, r.running or (None,) * 4, strict=True))}
-            for r in reversed(sheet.rows)
-        ],
+        "rows": rows,
+        "sheet_body": sheet_rows(
+            rows, declared_title=_("Declared, not checked by tiles"),
+            declared_mark=_("decl."), deleted_words=_("deleted"),
+        ),
         "can_score": can_score,
         "can_organise": _can(request, session, Role.ORGANISER),
         "can_record": can_score and session.is_open and not session.lock_code

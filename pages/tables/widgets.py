@@ -8,6 +8,7 @@ so the form submits without JavaScript and a tap anywhere on the label chooses i
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -24,9 +25,26 @@ def chips(
     value_class: bool = False,
 ) -> SafeString:
     """``choices``: (value, label, small note) triples; ``selected``: the chosen value (or
-    values, for ``multiple``); ``value_class``: each chip also has its value as a class."""
+    values, for ``multiple``); ``value_class``: each chip also has its value as a class.
+
+    The same group is drawn on every view of a form (the same choices, mostly nothing chosen),
+    so the HTML is kept, by everything it is drawn from."""
+    chosen = frozenset(selected) if multiple else frozenset((selected,))
+    items = tuple((str(v), str(label), str(note)) for v, label, note in choices)
+    return _chips(name, items, chosen, multiple, css, chip_css, value_class)
+
+
+@lru_cache(maxsize=2048)
+def _chips(
+    name: str,
+    choices: tuple[tuple[str, str, str], ...],
+    chosen: frozenset[str],
+    multiple: bool,
+    css: str,
+    chip_css: str,
+    value_class: bool,
+) -> SafeString:
     kind = "checkbox" if multiple else "radio"
-    chosen = set(selected) if multiple else {selected}
     field = escape(name)
     parts = [f'<div class="{css}">']
     for value, label, note in choices:
@@ -39,3 +57,54 @@ def chips(
         )
     parts.append("</div>")
     return mark_safe("".join(parts))  # noqa: S308 - every part above is escaped
+
+
+def select(name: str, choices: Iterable[tuple[str, str]], selected: str = "") -> SafeString:
+    """A ``<select id=name name=name>`` of (value, label) pairs."""
+    field = escape(name)
+    options = "".join(
+        f'<option value="{escape(value)}"{" selected" if value == selected else ""}>'
+        f"{escape(label)}</option>"
+        for value, label in choices
+    )
+    return mark_safe(f'<select id="{field}" name="{field}">{options}</select>')  # noqa: S308
+
+
+def _signed_class(n: int) -> str:
+    return "pos" if n > 0 else "neg" if n < 0 else ""
+
+
+def sheet_rows(rows: Iterable[dict], *, declared_title: str, declared_mark: str,
+               deleted_words: str) -> SafeString:  # fmt: skip
+    """The 流水 sheet's body rows (newest first), built here for the same reason as the chips:
+    40 hands × 4 seats × (net, running total) are most of the page. ``rows``: the view's
+    ``{"row": SheetRow, "wins": [phrase], "url"}``; the three words are the page's language."""
+    title, mark = escape(declared_title), escape(declared_mark)
+    parts = []
+    for item in rows:
+        r = item["row"]
+        deleted = r.hand.is_deleted
+        css = ("deleted" if deleted else "") + ("" if r.verified else " declared")
+        what = (
+            f"{escape(deleted_words)}: {escape(r.hand.deleted_reason)}"
+            if deleted
+            else escape(" · ".join(item["wins"]))
+        )
+        flag = "" if r.verified else f' <abbr class="mark" title="{title}">{mark}</abbr>'
+        cells = []
+        for net, run in zip(r.nets, r.running or (None,) * len(r.nets), strict=True):
+            if deleted:
+                cells.append(f'<td class="num"><s>{int(net)}</s></td>')
+            else:
+                cells.append(
+                    f'<td class="num"><span class="{_signed_class(net)}">{int(net)}</span>'
+                    f'<small class="run">{"" if run is None else int(run)}</small></td>'
+                )
+        for net in r.bettor_nets:
+            net = int(net)
+            cells.append(f'<td class="num bettor">{f"<s>{net}</s>" if deleted else net}</td>')
+        parts.append(
+            f'<tr class="{css}"><th scope="row"><a href="{escape(item["url"])}">{r.hand.number}'
+            f'</a>{flag}<small class="what">{what}</small></th>{"".join(cells)}</tr>'
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or an int

@@ -23,6 +23,22 @@ Record format (inside a hand record, ``settle/parse.py``)::
 ``roots`` (default 0) counts every four-of-a-kind of the whole hand as tiles would, the
 player's own kongs included; ``extras`` (default none) are the hand-shape extras a ruleset
 counts as a step rather than as a pattern (``Ruleset.pattern_extras``).
+
+The winning tile. A declared value never depends on the winning tile: the pattern, the roots
+and the extras are declared, and the situation flags are the event's. So a win event whose
+winners are all declared may leave its ``tile`` out (or null), and the engine simply has no
+tile to count (``wins[i].tile`` is then null, and the tile-copy check counts one tile fewer).
+A shown winner still needs it (``winning_tile_missing``), also beside a declared one on the
+same discard (一炮多响). The rules that involve the tile:
+
+* 绝张 (``last_copy``) and 海底 (``last_tile``) are the scorer's flags, valued as declared;
+  the engine does not check them against the tiles in either case, so they work without it.
+* 抢杠 (``robbing_kong``) robs the added kong of the winning tile: without the tile, that tile
+  is the one of the discarder's added kong right before the win (the kong robbed, then
+  cancelled); a 抢杠 without the tile and without that kong is refused
+  (``robbing_kong_tile_missing``), since nothing then says which kong was robbed
+  (``settle.refusals.robbed_kongs``).
+* 杠上花, 杠上炮, 天胡 and 地胡 are checked against the events, not the tile.
 """
 
 from __future__ import annotations

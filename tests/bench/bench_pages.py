@@ -18,8 +18,9 @@ template rendering), each timed N times (``BENCH_PAGES_N``, default 50), median 
   login); each on its own table so every post is a new hand.
 
 Printed beside it: the number of taps the browser test counts for the same hand
-(``tests/browser/test_tables.py``: 8 on a first hand, the dealer chosen; 7 when the dealer
-is the previous hand's next dealer).
+(``tests/browser/test_tables.py``: 6 on a first hand, the dealer chosen — dealer, winner,
+自摸, 清一色, 1根, save; 5 when the dealer is the previous hand's next dealer). A declared
+win needs no winning tile (RULES §6), so neither the form nor the JSON hand gives one.
 """
 
 from __future__ import annotations
@@ -36,10 +37,10 @@ sys.path.insert(0, str(ROOT))
 
 N = int(os.environ.get("BENCH_PAGES_N", "50"))
 FORM = {"w1_seat": "1", "w1_from": "self", "w1_pattern": "qingyise", "w1_roots": "1",
-        "w1_rank": "9", "w1_suit": "s", "dealer": "0"}  # fmt: skip
+        "dealer": "0"}  # fmt: skip
 JSON_HAND = {
     "dealer": 0,
-    "events": [{"type": "win", "from": None, "tile": "9s", "situation": [],
+    "events": [{"type": "win", "from": None, "situation": [],
                 "winners": [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 1,
                                                      "extras": []}}]}],
     "draw": None,
@@ -166,8 +167,8 @@ def main() -> None:
         print(line("save declared 'S1 自摸 清一色 1根': POST /sessions/<id>/", saved_form))
         print(line("  then the redirect's GET (payments in words, totals)", after))
         print(line("reference: POST /api/v1/sessions/<id>/hands/ (same hand)", saved_json))
-        print("  taps for 'S1 自摸 清一色 1根' (tests/browser/test_tables.py): 8 on a first hand")
-        print("  (dealer chosen), 7 when the previous hand set the dealer; aim ≤ 10")
+        print("  taps for 'S1 自摸 清一色 1根' (tests/browser/test_tables.py): 6 on a first hand")
+        print("  (dealer chosen), 5 when the previous hand set the dealer; aim ≤ 10")
 
 
 if __name__ == "__main__":

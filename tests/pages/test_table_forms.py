@@ -207,3 +207,31 @@ def test_tiles_tapped_as_rank_and_suit():
     assert win["tile"] == "9s"
     assert form_from_record(record)["k1_rank"] == "5"
     assert form_from_record(record)["w1_suit"] == "s"
+
+
+def test_a_declared_winner_without_the_winning_tile():
+    """RULES §6: the declared "S1 自摸 清一色 1根" needs no tile; the win event has none."""
+    record, problems = record_from_form(
+        post(w1_seat="1", w1_from="self", w1_pattern="qingyise", w1_roots="1")
+    )
+    assert problems == []
+    (win,) = record["events"]
+    assert "tile" not in win
+    assert win["winners"] == [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 1,
+                                                       "extras": []}}]  # fmt: skip
+
+
+def test_only_a_whole_hand_typed_gives_its_last_tile_as_the_winning_one():
+    """The tiles field holds the hand without the winning tile: 13 typed (and no winning
+    tile) stay 13, for the engine to ask for the tile; 14 typed (11 with one pung) give the
+    last one as the winning tile, as the tile picker does."""
+    record, _ = record_from_form(post(w1_seat="1", w1_from="2", w1_tiles="123m456m789m11p23p"))
+    (win,) = record["events"]
+    assert "tile" not in win and win["winners"][0]["concealed"] == "123m456m789m11p23p"
+    record, _ = record_from_form(post(w1_seat="1", w1_from="2", w1_tiles="123m456m789m11p234p"))
+    assert record["events"][0]["tile"] == "4p"
+    record, _ = record_from_form(
+        post(w1_seat="0", w1_from="2", w1_tiles="33p222s444s66s6s", w1_pungs="777p")
+    )
+    (win,) = record["events"]
+    assert (win["tile"], win["winners"][0]["concealed"]) == ("6s", "33p222s444s66s")

@@ -308,3 +308,112 @@ def test_a_tournament_table_renders_and_keeps_its_lock(table):
     page = client.get(url("page-session", table)).content.decode()
     assert 'name="w1_seat"' not in page and "round 2 is seated" in page
     assert client_as("outsider", table).get(url("page-session", table)).status_code == 404
+
+
+# --- the table page on a phone ------------------------------------------------------------------
+
+
+def test_a_declared_win_is_saved_without_its_winning_tile(table):
+    """ "S1 自摸 清一色 1根" with no tile tapped (RULES §6): 清一色 3番 + 1根 = 4番 → 8 from
+    each of the three others."""
+    client = client_as(Role.SCORER, table)
+    fields = {k: v for k, v in S1_ZIMO_QINGYISE.items() if k not in ("w1_rank", "w1_suit")}
+    response = post_hand(client, table, 1, dealer="0", **fields)
+    assert response.status_code == 302
+    hand = Hand.objects.get(number=1)
+    assert hand.settlement["totals"]["seats"] == [-8, 24, -8, -8]
+    assert hand.settlement["wins"][0]["tile"] is None
+    assert "tile" not in hand.record["events"][0]
+    body = client.get(response["Location"]).content.decode()
+    assert body.count("→ 8") == 3
+
+
+def test_a_shown_winner_without_the_winning_tile_is_asked_for_it(table):
+    client = client_as(Role.SCORER, table)
+    response = post_hand(client, table, 1, dealer="0", w1_seat="1", w1_from="2",
+                         w1_tiles="123m456m789m11p23p")  # fmt: skip
+    assert response.status_code == 400
+    assert "needs the winning tile" in response.content.decode()
+    assert Hand.objects.count() == 0
+
+
+def _open(body: str, element_id: str) -> bool:
+    """Whether the <details id=…> is open."""
+    start = body.rindex("<details", 0, body.index(f'id="{element_id}"'))
+    return " open" in body[start : body.index(">", start)]
+
+
+def test_the_form_folds_what_a_typical_hand_does_not_need(table):
+    client = client_as(Role.SCORER, table)
+    body = client.get(url("page-session", table)).content.decode()
+    assert _open(body, "winner-1")
+    assert not _open(body, "winner-2") and not _open(body, "winner-3")
+    assert not _open(body, "kongs") and not _open(body, "draw")
+    assert body.count('<details class="kong">') == 3  # kongs 2–4 folded inside the kongs
+    assert '<details class="fold tile-known">' in body  # the winning tile: only if known
+    # a refused form opens what holds a value: winner 2, kong 2, the draw
+    response = post_hand(client, table, 1, dealer="0", w1_seat="1", w1_from="self",
+                         w1_pattern="qingyise", w2_seat="2", k2_seat="3", d0_state="huazhu",
+                         w1_rank="9", w1_suit="s")  # fmt: skip
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert _open(body, "winner-2") and not _open(body, "winner-3")
+    assert _open(body, "kongs") and '<details class="kong" open>' in body
+    assert _open(body, "draw")
+    assert '<details class="fold tile-known" open>' in body
+
+
+def test_correcting_opens_the_folds_of_the_stored_hand(table):
+    scorer = member_login(table.club, Role.SCORER)
+    record = {"dealer": 0, "events": [
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "5m"},
+        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "6m"},
+        {"type": "win", "from": None, "situation": [],
+         "winners": [{"seat": 1, "declared": {"pattern": "qingyise", "roots": 0}}]},
+    ]}  # fmt: skip
+    hand_record(session=table, data=record, user=scorer)
+    body = client_as(Role.SCORER, table).get(url("page-hand-edit", table, 1)).content.decode()
+    assert _open(body, "kongs") and body.count('<details class="kong" open>') == 1  # kong 2
+    assert not _open(body, "winner-2") and not _open(body, "draw")
+
+
+def test_the_seat_cards_carry_full_names_totals_and_the_dealer(table):
+    seats = list(table.seats.select_related("player"))
+    seats[0].player.name = "欧阳大伯伯"
+    seats[0].player.save()
+    _hands(table, 1)  # PINGHU in 普通: S1 won on S2's discard → S2 deals next
+    body = client_as(Role.MEMBER, table).get(url("page-session", table)).content.decode()
+    assert '<span class="name" title="欧阳大伯伯">欧阳大伯伯</span>' in body
+    assert body.count('class="seat-card') == 4
+    assert body.count('class="seat-card dealer"') == 1
+    dealer = body.index('class="seat-card dealer"')
+    assert seats[2].player.name in body[dealer : body.index("</li>", dealer)]
+    assert body.count("dealer-mark") == 1
+    assert body.index("seat-grid") < body.index('class="muted next-dealer"')
+
+
+def test_who_paid_whom_columns_are_names_with_the_seat_in_a_title(table):
+    _hands(table, 1)
+    s1 = table.seats.get(number=1).player.name
+    body = client_as(Role.MEMBER, table).get(url("page-hand", table, 1)).content.decode()
+    assert f'<th scope="col" class="num" title="S1 {s1}">{s1}</th>' in body
+    assert f'<th scope="row" title="S1 {s1}">{s1}</th>' in body
+    assert "Sum (zero-sum)" in body
+
+
+def test_a_closed_table_shows_no_empty_card(table):
+    scorer = client_as(Role.SCORER, table)
+    scorer.post(url("page-session-close", table))
+    body = scorer.get(url("page-session", table)).content.decode()
+    assert "table-actions" not in body  # nothing a scorer can do there: no card at all
+    assert "next-dealer" not in body  # nor who deals next
+    organiser = client_as(Role.ORGANISER, table).get(url("page-session", table)).content.decode()
+    assert "table-actions" in organiser and url("page-session-reopen", table) in organiser
+
+
+def test_the_tile_pickers_words_and_script_come_once_a_page(table):
+    body = client_as(Role.SCORER, table).get(url("page-session", table)).content.decode()
+    assert body.count("data-tile-picker") == 3  # one a winner
+    assert body.count('id="tile-picker-words"') == 1
+    assert body.count("pages/tilepicker.js") == 1
+    assert 'label for="id_w1_tiles">Hand tiles without the winning tile' in body

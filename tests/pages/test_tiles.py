@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
@@ -9,6 +12,14 @@ from django.urls import reverse
 from django.utils import translation
 
 pytestmark = pytest.mark.django_db
+
+
+def picker_words(body: str) -> dict:
+    """The tile picker's words: the one JSON block a page writes for all its pickers."""
+    block = r'<script type="application/json" id="tile-picker-words">(.*?)</script>'
+    blocks = re.findall(block, body)
+    assert len(blocks) == 1
+    return json.loads(blocks[0])
 
 
 def get(client, lang: str, **params):
@@ -22,15 +33,16 @@ def test_the_calculator_renders_in_chinese(client):
     assert "<h1>算番器</h1>" in body
     assert 'name="hand"' in body and 'name="win"' in body
     assert "QQ游戏 四川麻将 / 血战场" in body  # the preset's own Name
-    assert 'data-t-m="{rank}万"' in body
-    assert "pages/tilepicker.js" in body
+    assert picker_words(body)["t"]["m"] == "{rank}万"
+    assert picker_words(body)["names"]["qingyise"] == "清一色"
+    assert body.count("pages/tilepicker.js") == 1
 
 
 def test_the_calculator_renders_in_english(client):
     body = get(client, "en").content.decode()
     assert "<h1>Hand calculator</h1>" in body
     assert "QQ游戏 四川麻将 / 血战场 (QQ Game Sichuan mahjong (blood battle))" in body
-    assert 'data-t-m="{rank} characters"' in body
+    assert picker_words(body)["t"]["m"] == "{rank} characters"
 
 
 def test_without_javascript_the_form_answers_with_the_engine_value(client):

@@ -206,3 +206,15 @@ def test_the_include_lists_the_sentences_and_the_zero_sum(lang):
     assert html.count('<li data-reason="kong_concealed">') == 3
     assert ("呼叫转移" in html) and ("+20" in html)
     assert ("合计（零和）" if lang == "zh-hans" else "Sum (zero-sum)") in html
+
+
+def test_the_table_columns_are_short_names_with_the_full_label_beside():
+    """A phone's columns: the name alone (S1 without one, a bettor by his name); the full
+    label (``S1 老李``, ``阿坤（叫马）``) stays for the title."""
+    table = words(BETTOR).table
+    assert table.columns[1] == ("老李", "S1 老李")
+    assert table.columns[-1] == ("阿坤", "阿坤（叫马）")
+    assert [row.short for row in table.rows][:2] == ["老张", "老李"]
+    with translation.override("zh-hans"):
+        unnamed = hand_words(settle(BETTOR).as_dict(), record=BETTOR).table
+    assert unnamed.columns[0] == ("S0", "S0")

@@ -43,6 +43,18 @@
     return suit ? text + run + suit : "";
   }
 
+  /* The page's words (the JSON block templates/pages/includes/tile_picker.html writes once):
+   * {t: {key: sentence}, names: {code: name}}. */
+  var WORDS = null;
+  function words() {
+    if (WORDS === null) {
+      var block = document.getElementById("tile-picker-words");
+      try { WORDS = block ? JSON.parse(block.textContent) : {}; } catch (e) { WORDS = {}; }
+      WORDS.t = WORDS.t || {}; WORDS.names = WORDS.names || {};
+    }
+    return WORDS;
+  }
+
   function fill(template, values) {
     return (template || "").replace(/\{(\w+)\}/g, function (m, k) {
       return values[k] === undefined ? m : values[k];
@@ -141,7 +153,8 @@
   }
 
   Picker.prototype.t = function (key, values) {
-    return fill(this.root.getAttribute("data-t-" + key), values || {});
+    var t = words().t;
+    return fill(key in t ? t[key] : this.root.getAttribute("data-t-" + key), values || {});
   };
   Picker.prototype.json = function (attr, fallback) {
     try { var v = JSON.parse(this.root.getAttribute(attr) || ""); return v === "" || v === null ? fallback : v; }
@@ -207,7 +220,11 @@
       }
       palette.appendChild(row);
     });
-    this.input.addEventListener("input", function () { self.readInputs(); self.render(); self.refresh(); });
+    this.input.addEventListener("input", function () {
+      self.readInputs();
+      if (self.moved) self.writeInputs(); // a 14th tile typed: it goes to the winning tile's field
+      self.render(); self.refresh();
+    });
     if (this.winInput) {
       this.winInput.addEventListener("input", function () { self.readInputs(); self.render(); self.refresh(); });
     }
@@ -229,15 +246,22 @@
     return b;
   };
 
-  /* The state from the text inputs (typed, or given by the server). */
+  /* The state from the text inputs (typed, or given by the server). With a winning tile's
+   * field, the hand's field holds the hand without it; a full hand typed there (14 tiles, 3
+   * fewer per meld) gives its last tile to the winning field when that is empty, as the table
+   * form reads it without script (pages/tables/forms.py: split_winning_tile). */
   Picker.prototype.readInputs = function () {
     var tiles = parse(this.input.value);
     this.invalidText = tiles === null;
+    this.moved = false;
     if (tiles === null) return;
     var win = null;
     if (this.winInput) {
       var w = parse(this.winInput.value);
       win = w && w.length === 1 ? w[0] : null;
+      if (!win && !this.winInput.value.trim() && tiles.length === this.max()) {
+        win = tiles.pop(); this.moved = true;
+      }
     } else if (tiles.length === this.max()) {
       win = tiles.pop(); // the last tile written is the one that won
     }
@@ -333,6 +357,9 @@
     } else if (total === max - 1) {
       url = this.root.getAttribute("data-waits-url"); kind = "waits";
       body = Object.assign(base, { concealed: format(this.hand.concat(this.win ? [this.win] : [])) });
+    } else if (total > max) {
+      this.show("short", null, '<p class="error">' + esc(this.t("full", { max: max })) + "</p>");
+      return;
     } else {
       this.show("short", null, '<p class="muted">' + esc(this.t("short", { n: max - 1 - total })) + "</p>");
       return;
@@ -375,8 +402,8 @@
   };
 
   Picker.prototype.name = function (code) {
-    var names = this.json("data-names", {});
-    return names[code] || code;
+    var names = words().names;
+    return names[code] || this.json("data-names", {})[code] || code;
   };
 
   Picker.prototype.amount = function (n, unit) { return this.t(unit, { n: n }); };

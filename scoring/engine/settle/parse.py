@@ -6,6 +6,11 @@ A winner or a player at the draw is shown (``concealed`` and ``melds``) or decla
 event; ``{"declared": "huazhu" | "not_ready"}`` or ``{"declared": "ready", "wait": {"pattern",
 "roots", "extras"}, "melds"?}`` in ``draw.hands``. What a declaration may say under the
 ruleset is checked in the replay, against the events (``replay.py``).
+
+A win event's ``tile`` (the winning tile) may be left out, or null, when every one of its
+winners is declared: a declared value does not depend on it (``declared.py``, "The winning
+tile"). A shown winner's hand is valued with it, so a win holding a shown winner and no tile is
+refused (``winning_tile_missing``).
 """
 
 from __future__ import annotations
@@ -204,7 +209,10 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
     c.unknown_fields(ev, _WIN_FIELDS, path)
     before = c.found
     from_ = _seat(c, ev.get("from"), f"{path}.from", optional=True)
-    tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
+    # the winning tile may be left out (or null) when every winner is declared (RULES §6)
+    tile = None
+    if ev.get("tile") is not None:
+        tile = c.attempt(parse_tile, ev.get("tile"), f"{path}.tile")
     situation = c.attempt(
         parse_situation, ev.get("situation"), f"{path}.situation", default=frozenset()
     )
@@ -235,6 +243,13 @@ def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:
             continue
         concealed = c.attempt(parse_tiles, w.get("concealed", ""), f"{wpath}.concealed")
         winners.append(Winner(seat, concealed, melds))
+    if ev.get("tile") is None and any(w.declared is None for w in winners):
+        c.add(
+            "winning_tile_missing",
+            "a shown winner's hand is valued with the winning tile: give the win's tile "
+            "(only a win whose winners are all declared may leave it out)",
+            f"{path}.tile",
+        )
     seats = [w.seat for w in winners]
     if len(set(seats)) != len(seats):
         c.add("duplicate_winner", "a player appears twice among the winners", f"{path}.winners")

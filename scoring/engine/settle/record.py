@@ -49,7 +49,7 @@ class Win:
 
     index: int
     from_: int | None
-    tile: int
+    tile: int | None  # None: not recorded (every winner declared, RULES §6)
     situation: frozenset[str]
     winners: tuple[Winner, ...]
 

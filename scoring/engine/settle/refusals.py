@@ -32,30 +32,37 @@ def robbed_kongs(c: Collector, events: Sequence[Kong | Win]) -> set[int]:
     copy to his pung, so he held no kong of that tile (a concealed or direct kong is all four
     copies, and 抢杠 robs only an added kong), and an added kong of it made earlier would have
     been robbed then, not at this win. Refused (``robbing_kong_mismatch``).
+
+    A declared win may leave its tile out (RULES §6): the robbed tile is then the tile of the
+    robbed player's added kong right before the win, which is what 抢杠 robs. Without such a
+    kong there is no telling which tile was robbed, and so which kong 抢杠 cancels or refuses:
+    refused (``robbing_kong_tile_missing``), asking for the tile or the kong.
     """
     out: set[int] = set()
     for i, ev in enumerate(events):
         if not isinstance(ev, Win) or ev.from_ is None or "robbing_kong" not in ev.situation:
             continue
         prev = events[i - 1] if i else None
-        if (
-            isinstance(prev, Kong)
-            and prev.seat == ev.from_
-            and prev.kind == "added"
-            and prev.tile == ev.tile
-        ):
+        robbing = isinstance(prev, Kong) and prev.seat == ev.from_ and prev.kind == "added"
+        tile = ev.tile
+        if tile is None:
+            if not robbing:
+                c.add(
+                    "robbing_kong_tile_missing",
+                    "抢杠 robs the added kong (弯杠) the discarder is making right before the "
+                    "win: give the winning tile, or record that kong before the win",
+                    f"events[{i}].tile",
+                )
+                continue
+            tile = prev.tile
+        if robbing and prev.tile == tile:
             out.add(prev.index)
         for k in events[:i]:
-            if (
-                isinstance(k, Kong)
-                and k.seat == ev.from_
-                and k.tile == ev.tile
-                and k.index not in out
-            ):
+            if isinstance(k, Kong) and k.seat == ev.from_ and k.tile == tile and k.index not in out:
                 where = "right before" if k is prev else f"at events[{k.index}], before"
                 c.add(
                     "robbing_kong_mismatch",
-                    f"抢杠 robs the added kong (弯杠) of {tile_name(ev.tile)} being made right "
+                    f"抢杠 robs the added kong (弯杠) of {tile_name(tile)} being made right "
                     f"before the win; seat {k.seat}'s {k.kind} kong of it {where} the win "
                     "already holds all four copies",
                     f"events[{i}].situation",
@@ -220,7 +227,8 @@ def record_parts(rec: HandRecord, cancelled: set[int]) -> Iterator[tuple[tuple[i
             if ev.seat not in showing and ev.index not in cancelled:
                 yield (ev.tile,) * 4, f"{path}.tile"
             continue
-        yield (ev.tile,), f"{path}.tile"
+        if ev.tile is not None:  # (a declared win may leave its tile out, RULES §6)
+            yield (ev.tile,), f"{path}.tile"
         for j, x in enumerate(ev.winners):
             yield from _hand_parts(x.concealed, x.melds, f"{path}.winners[{j}]")
     for h in rec.draw or ():

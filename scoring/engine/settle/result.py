@@ -58,7 +58,7 @@ class WinResult:
     event: int
     seat: int
     from_: int | None
-    tile: int
+    tile: int | None  # None: a declared win recorded without its tile (RULES §6)
     self_draw: bool
     valuation: Valuation
     amount: int  # what each payer pays this winner for the win itself
@@ -69,7 +69,7 @@ class WinResult:
             "event": self.event,
             "seat": self.seat,
             "from": self.from_,
-            "tile": tile_name(self.tile),
+            "tile": None if self.tile is None else tile_name(self.tile),
             "self_draw": self.self_draw,
             **self.valuation.as_dict(r),
             "amount": self.amount,

@@ -109,8 +109,9 @@ def explain_settlement(s: Settlement) -> list[str]:
     for w in data["wins"]:
         how = "self-draw" if w["from"] is None else f"on S{w['from']}'s discard"
         declared = "" if w["verified"] else " [declared]"
+        tile = f" ({w['tile']})" if w["tile"] else ""  # a declared win may have no tile
         out.append(
-            f"Win  S{w['seat']} {w['pattern']} {how} ({w['tile']}): {w['amount']} from each payer"
+            f"Win  S{w['seat']} {w['pattern']} {how}{tile}: {w['amount']} from each payer"
             + declared
         )
     for d in data["draw"] or []:

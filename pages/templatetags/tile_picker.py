@@ -1,0 +1,71 @@
+"""The tile picker's page-wide part: its words (one JSON block) and its script, written once
+per page however many pickers the page has (the table page has one per winner)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from django import template
+from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from pages.words import name_text
+from scoring.engine import EXTRA_NAMES, PATTERN_NAMES
+
+register = template.Library()
+
+WORDS_ID = "tile-picker-words"
+_ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
+
+
+def picker_words() -> dict[str, object]:
+    """What tilepicker.js says, in the active language: ``t`` its sentences by key (``{n}``
+    style placeholders it fills), ``names`` the engine's pattern and extra names."""
+    t = {
+        "m": _("{rank} characters"), "p": _("{rank} dots"), "s": _("{rank} bamboo"),
+        "remove": _("Remove {tile}"), "count": _("{n} of {max} tiles"),
+        "copies": _("All four copies of {tile} are in the hand."),
+        "full": _("The hand is full ({max} tiles)."),
+        "not-win": _("Not a win: {reason}"),
+        "r-three_suits": _("three suits in the hand (缺一门: at most two)"),
+        "r-declared_void_suit": _("the declared void suit is in the hand"),
+        "r-not_a_winning_shape": _("not a winning shape"),
+        "waits": _("Waiting on"), "not-ready": _("Not ready: no tile completes this hand."),
+        "huazhu": _("花猪: three suits in the hand."),
+        "chajiao": _("查叫 value {value}"),
+        "fan": _("{n} fan"), "multiple": _("×{n}"), "points": _("{n} points"),
+        "root": _("{n} root"), "roots": _("{n} roots"),
+        "capped": _(", capped at {cap}"),
+        "bonus": _("自摸加底 (self-draw bonus)"),
+        "per-payer": _("each payer, at base 1"),
+        "short": _("Tap {n} more tiles."),
+        "offline": _("The rules engine could not be reached."),
+        "winning": _("Winning tile"),
+        "pick": _("Tap a tile to add it"),
+        "hand": _("Your hand (tap a tile to remove it)"),
+        "choose": _("Mark the winning tile"),
+        "choose-help": _("Tap the tile of the hand that won."),
+        "clear": _("Clear"),
+    }  # fmt: skip
+    names = {code: name_text(n) for code, n in {**EXTRA_NAMES, **PATTERN_NAMES}.items()}
+    return {"t": t, "names": names}
+
+
+@lru_cache(maxsize=8)
+def _words_block(language: str) -> str:
+    text = json.dumps(picker_words(), ensure_ascii=False, separators=(",", ":"))
+    return f'<script type="application/json" id="{WORDS_ID}">{text.translate(_ESCAPES)}</script>'
+
+
+@register.simple_tag(takes_context=True)
+def tile_picker_once(context) -> SafeString:
+    """The picker's words and script, the first time a page asks; nothing after that."""
+    if getattr(context, "_tile_picker_written", False):
+        return mark_safe("")
+    context._tile_picker_written = True
+    words = mark_safe(_words_block(get_language() or ""))  # noqa: S308 - JSON, <>& escaped
+    return format_html('{}<script src="{}" defer></script>', words, static("pages/tilepicker.js"))
