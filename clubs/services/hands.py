@@ -212,12 +212,15 @@ def _reason(reason: Any, *, required: bool) -> str:
 
 
 @transaction.atomic
-def hand_correct(*, hand: Hand, data: Any, user, reason: str | None = None) -> Hand:
+def hand_correct(
+    *, hand: Hand, data: Any, user, reason: str | None = None, reason_required: bool = False
+) -> Hand:
     """Correct a hand: re-validate and re-settle it under the session's pinned rules, keeping
-    the earlier revision."""
+    the earlier revision. ``reason_required``: the table page asks why (the API leaves it to
+    the client)."""
     hand = Hand.objects.select_for_update().select_related("session__ruleset").get(pk=hand.pk)
     require_open(hand.session)
-    reason = _reason(reason, required=False)
+    reason = _reason(reason, required=reason_required)
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
     table = table_of(hand.session_id)

@@ -437,7 +437,9 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
             errors = [_("Someone changed this hand meanwhile: check it and correct again.")]
         elif not problems:
             try:
-                hand_services.hand_correct(hand=hand, data=record, user=request.user, reason=reason)
+                hand_services.hand_correct(
+                    hand=hand, data=record, user=request.user, reason=reason, reason_required=True
+                )
             except ServiceError as e:
                 errors = error_messages(e)
             else:

@@ -254,6 +254,20 @@ def test_correct_a_hand_keeps_its_history(table):
     assert Hand.objects.get(number=1).revision == 2
 
 
+def test_a_correction_needs_a_reason(table):
+    _hands(table, 1)
+    before = Hand.objects.get(number=1).settlement
+    response = client_as(Role.SCORER, table).post(
+        url("page-hand-edit", table, 1),
+        {"revision": "1", "dealer": "0", "w1_seat": "1", "w1_from": "2",
+         "w1_pattern": "duiduihu", "w1_rank": "4", "w1_suit": "p", "reason": "  "},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "Say why, in a few words." in response.content.decode()  # reason_required
+    hand = Hand.objects.get(number=1)
+    assert (hand.revision, hand.settlement) == (1, before)
+
+
 def test_delete_needs_a_reason(table):
     _hands(table, 1)
     client = client_as(Role.SCORER, table)
