@@ -17,16 +17,20 @@ template rendering), each timed N times (``BENCH_PAGES_N``, default 50), median 
   then the redirect's ``GET`` the browser follows, timed apart) and as JSON to the API (token
   login); each on its own table so every post is a new hand.
 
-Printed beside it: the number of taps the browser test counts for the same hand
-(``tests/browser/test_tables.py``: 6 on a first hand, the dealer chosen — dealer, winner,
-自摸, 清一色, 1根, save; 5 when the dealer is the previous hand's next dealer). A declared
+Printed beside it: the number of taps for the same hand, counted in the same run by the
+browser test that records it on a phone (``tests/browser/test_tables.py::test_taps_for_…``,
+run here in a subprocess: Chromium drives the real page; without Chromium it says so). On a
+first hand: dealer, winner, 自摸, 清一色, 1根, save; one fewer when the previous hand set the
+dealer. A declared
 win needs no winning tile (RULES §6), so neither the form nor the JSON hand gives one.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -167,8 +171,44 @@ def main() -> None:
         print(line("save declared 'S1 自摸 清一色 1根': POST /sessions/<id>/", saved_form))
         print(line("  then the redirect's GET (payments in words, totals)", after))
         print(line("reference: POST /api/v1/sessions/<id>/hands/ (same hand)", saved_json))
-        print("  taps for 'S1 自摸 清一色 1根' (tests/browser/test_tables.py): 6 on a first hand")
-        print("  (dealer chosen), 5 when the previous hand set the dealer; aim ≤ 10")
+    print(taps_line())
+
+
+def taps_line() -> str:
+    """The browser test's count of taps for the hand, run now (it prints ``taps for …: N``)."""
+    test = "tests/browser/test_tables.py::test_taps_for_s1_self_draws_pure_one_suit_with_a_root"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG")
+    }
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            test,
+            "-q",
+            "-s",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    found = re.search(r"taps for 'S1 自摸 清一色 1根'[^:]*: (\d+)", run.stdout)
+    if found is None:
+        tail = (run.stdout + run.stderr).strip().splitlines()[-1:] or ["no output"]
+        return f"  taps for 'S1 自摸 清一色 1根': not counted ({tail[0]})"
+    return (
+        f"  taps for 'S1 自摸 清一色 1根' on a phone (browser test, this run): {found.group(1)}"
+        " on a first hand, the dealer chosen; aim ≤ 10"
+    )
 
 
 if __name__ == "__main__":
