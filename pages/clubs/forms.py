@@ -8,6 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from pypinyin import lazy_pinyin
 
 from clubs.limits import BASE
@@ -19,7 +20,7 @@ RESERVED_SLUGS = frozenset({"new"})
 #: rows of 叫马 bettors the table form offers
 BETTOR_ROWS = 4
 #: the four seats in play order, by their wind
-SEAT_WINDS = (_("东 East"), _("南 South"), _("西 West"), _("北 North"))
+SEAT_WINDS = (_("East (东)"), _("South (南)"), _("West (西)"), _("North (北)"))
 
 
 def slug_from_name(name: str) -> str:
@@ -62,8 +63,8 @@ class ClubForm(forms.Form):
     unit_label = forms.CharField(
         label=_("Unit"),
         max_length=16,
-        initial="分",
-        help_text=_("What a point is called: 分, 元, chips …"),
+        initial=pgettext_lazy("the unit a club counts in", "points"),
+        help_text=_("What a point is called: points, 分 (fen), 元 (yuan), chips …"),
     )
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
@@ -130,8 +131,8 @@ class TableForm(forms.Form):
     mode = forms.ChoiceField(
         label=_("Mode"),
         choices=[
-            ("xuezhan", _("血战到底 (until three have won)")),
-            ("single", _("普通 (the hand ends at the first win)")),
+            ("xuezhan", _("Blood battle (血战到底): until three have won")),
+            ("single", _("One win (普通): the hand ends at the first win")),
         ],  # fmt: skip
         widget=forms.RadioSelect,
     )
@@ -152,7 +153,7 @@ class TableForm(forms.Form):
             "title": club_rules.title})] + [(p.name, p.title) for p in self.presets]  # fmt: skip
         for i in range(BETTOR_ROWS):
             self.fields[f"bettor_player_{i}"] = forms.ChoiceField(
-                label=_("叫马 %(n)s: a club player") % {"n": i + 1},
+                label=_("Bettor (叫马) %(n)s: a club player") % {"n": i + 1},
                 choices=choices,
                 required=False,
                 widget=KeyedSelect(keys),

@@ -35,9 +35,9 @@ def ruleset_words(description: dict[str, Any]) -> list[str]:
     words = []
     mode = o.get("mode")
     if mode == "xuezhan":
-        words.append(_("血战到底: the hand goes on until three players have won"))
+        words.append(_("Blood battle (血战到底): the hand goes on until three players have won"))
     elif mode == "single":
-        words.append(_("普通: the hand ends at the first win"))
+        words.append(_("One win (普通): the hand ends at the first win"))
     if "cap" in o:
         cap = o["cap"]
         words.append(
@@ -46,37 +46,41 @@ def ruleset_words(description: dict[str, Any]) -> list[str]:
             else _("Capped at %(cap)s") % {"cap": _unit(description, cap)}
         )
     bonus = {
-        "none": _("自摸: no bonus"),
-        "add_one": _("自摸: +1 to each payment (加底)"),
-        "add_fan": _("自摸: one more step (加番)"),
+        "none": _("Self-draw (自摸): no bonus"),
+        "add_one": _("Self-draw (自摸): +1 to each payment (加底)"),
+        "add_fan": _("Self-draw (自摸): one more step (加番)"),
     }.get(o.get("self_draw_bonus"))
     if bonus:
         words.append(bonus)
     if {"kong_concealed", "kong_added", "kong_direct"} <= set(o):
         words.append(
-            _("Kongs: 暗杠 %(c)s from each, 弯杠 %(a)s from each, 直杠 %(d)s from the discarder")
+            _(
+                "Kongs: concealed (暗杠) %(c)s from each, added (弯杠) %(a)s from each, on a "
+                "discard (直杠) %(d)s from the discarder"
+            )
             % {"c": o["kong_concealed"], "a": o["kong_added"], "d": o["kong_direct"]}
         )
     if o.get("drizzle"):
-        words.append(_("下雨: a 直杠 also takes 1 from each other player"))
+        words.append(_("Drizzle (下雨): a kong on a discard also takes 1 from each other player"))
     huazhu = o.get("huazhu")
     if huazhu == "cap":
-        words.append(_("花猪 pays the cap (满格)"))
+        words.append(_("A flower pig (花猪) pays the cap (满格)"))
     elif huazhu == "chajiao_plus_fan":
-        words.append(_("花猪 pays the 查叫 value plus one fan"))
+        words.append(_("A flower pig (花猪) pays the ready check’s (查叫) value plus one fan"))
     elif huazhu == "not_ready":
-        words.append(_("花猪 pays as a player who is not ready"))
+        words.append(_("A flower pig (花猪) pays as a player who is not ready"))
     elif isinstance(huazhu, int):
-        words.append(_("花猪 pays %(n)s to each") % {"n": huazhu})
+        words.append(_("A flower pig (花猪) pays %(n)s to each") % {"n": huazhu})
     chajiao = {
-        "max": _("查叫: the best wait (赔大叫)"),
-        "min": _("查叫: the smallest wait (赔小叫)"),
-        "off": _("No 查叫"),
+        "max": _("Ready check (查叫): the best wait (赔大叫)"),
+        "min": _("Ready check (查叫): the smallest wait (赔小叫)"),
+        "off": _("No ready check (查叫)"),
     }.get(o.get("chajiao"))
     if chajiao:
         words.append(chajiao)
     if "refund_kongs" in o:
-        words.append(_("退税: on") if o["refund_kongs"] else _("退税: off"))
+        on = o["refund_kongs"]
+        words.append(_("Kong refunds (退税): on") if on else _("Kong refunds (退税): off"))
     optional = [
         localized(names[key]._asdict())
         for key, names in (
@@ -91,7 +95,7 @@ def ruleset_words(description: dict[str, Any]) -> list[str]:
     if optional:
         words.append(_("Also scored: %(list)s") % {"list": _("; ").join(optional)})
     if o.get("horse_eats_horse"):
-        words.append(_("马吃马 between 叫马 bettors"))
+        words.append(_("Horse eats horse (马吃马) between bettors (叫马)"))
     return words
 
 

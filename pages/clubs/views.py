@@ -16,7 +16,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs import selectors
 from clubs.models import Role, TableSession
@@ -30,6 +30,8 @@ from pages.clubs.rulesets import snapshot_choice
 
 #: sessions the club page lists under "recent"
 RECENT_SESSIONS = 10
+#: the days an evening's page exists for (its day before and after must be dates too)
+EVENING_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 
 
 def apply_problems(form: forms.Form, exc: Exception, field_for: Callable[[str], str | None]):
@@ -41,6 +43,7 @@ def apply_problems(form: forms.Form, exc: Exception, field_for: Callable[[str], 
         form.add_error(name if name in form.fields else None, text)
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs you belong to (with your role), then the public clubs; sign in / sign up."""
     return render(request, "pages/clubs/home.html", {"clubs": selectors.home_clubs(request.user)})
@@ -81,6 +84,7 @@ def _role(request: HttpRequest, club) -> str | None:
     return m.role if m else None
 
 
+@require_safe
 def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Today's open tables, recent sessions, members, links to the players and the 结算."""
     club = club_for(request.user, slug)
@@ -176,6 +180,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "pages/clubs/table_new.html", context)
 
 
+@require_safe
 def evening(request: HttpRequest, slug: str, day: str) -> HttpResponse:
     """The evening's 结算: each person's net over the day's club tables, and who pays whom."""
     club = club_for(request.user, slug)
@@ -183,6 +188,8 @@ def evening(request: HttpRequest, slug: str, day: str) -> HttpResponse:
         when = date.fromisoformat(day)
     except ValueError as e:
         raise Http404 from e
+    if not EVENING_DAYS[0] <= when <= EVENING_DAYS[1]:
+        raise Http404
     context = {
         "club": club,
         "evening": selectors.evening(club, when),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from pages.base import ROLE_TEXT
 
@@ -11,7 +12,13 @@ register = template.Library()
 
 MODE_TEXT = {"xuezhan": _("Blood battle (血战到底)"), "single": _("One win (普通)")}
 KIND_TEXT = {"club": _("Club table"), "tournament": _("Tournament table")}
-WINDS = ("东", "南", "西", "北")
+#: a seat's wind on a small round badge: one letter in English
+WINDS = (
+    pgettext_lazy("seat wind, one letter", "E"),
+    pgettext_lazy("seat wind, one letter", "S"),
+    pgettext_lazy("seat wind, one letter", "W"),
+    pgettext_lazy("seat wind, one letter", "N"),
+)
 
 
 @register.filter
@@ -31,8 +38,8 @@ def kind_label(kind: str) -> str:
 
 @register.filter
 def wind(seat: int) -> str:
-    """The wind of a seat in play order: 东 南 西 北."""
-    return WINDS[seat] if 0 <= seat < 4 else str(seat)
+    """The wind of a seat in play order: 东 南 西 北 (E S W N)."""
+    return str(WINDS[seat]) if 0 <= seat < 4 else str(seat)
 
 
 @register.filter

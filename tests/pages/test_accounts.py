@@ -269,7 +269,7 @@ def test_a_visitor_creates_his_login_at_the_invitation(club, organiser):
     user = get_user_model().objects.get(username="xiaoli")
     assert Membership.objects.get(club=club, player__user=user).role == Role.SCORER
     html = c.get(MEMBERS).content.decode()  # signed in as him
-    assert "You are <strong>Scorer</strong> in this club." in html
+    assert "Your role in this club: <strong>Scorer</strong>." in html
 
 
 def test_a_bad_sign_up_at_the_invitation_shows_the_form_again(club, organiser):

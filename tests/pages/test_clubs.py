@@ -4,6 +4,7 @@ not grow with the club."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -113,6 +114,15 @@ def test_an_unknown_club_or_a_wrong_date_is_404(world):
     member = client_as(world.users["member"])
     assert member.get("/clubs/nope/").status_code == 404
     assert member.get("/clubs/teahouse/evenings/2026-02-30/").status_code == 404
+    # the first and last days a date can be: their day before / after would not exist
+    assert member.get("/clubs/teahouse/evenings/0001-01-01/").status_code == 404
+    assert member.get("/clubs/teahouse/evenings/9999-12-31/").status_code == 404
+
+
+def test_reading_pages_take_no_post(world):
+    member = client_as(world.users["member"])
+    for url in ("/", "/clubs/teahouse/", "/clubs/teahouse/evenings/2026-03-14/"):
+        assert member.post(url).status_code == 405
 
 
 # --- home -------------------------------------------------------------------------------------
@@ -164,10 +174,10 @@ def test_the_new_club_form_shows_each_preset_with_its_options_in_words():
     body = client_as(login()).get("/clubs/new/").content.decode()
     # chengdu's defaults (RULES §3.5): cap 8 multiples, 自摸 +1, 花猪 pays the cap
     assert "Chengdu multiples (ge/bei)" in body
-    assert "Capped at ×8" in body and "自摸: +1 to each payment (加底)" in body
-    assert "花猪 pays the cap (满格)" in body
+    assert "Capped at ×8" in body and "Self-draw (自摸): +1 to each payment (加底)" in body
+    assert "A flower pig (花猪) pays the cap (满格)" in body
     # qq: no cap, 花猪 16
-    assert "No cap" in body and "花猪 pays 16 to each" in body
+    assert "No cap" in body and "A flower pig (花猪) pays 16 to each" in body
 
 
 def test_the_new_club_form_reads_in_chinese():
@@ -175,6 +185,8 @@ def test_the_new_club_form_reads_in_chinese():
     client.force_login(login())
     body = client.get("/clubs/new/").content.decode()
     assert "创建俱乐部" in body and "成都麻将 格/倍" in body
+    # a Chinese club counts in 分 unless it says otherwise
+    assert 'name="unit_label" value="分"' in body
 
 
 # --- the club page ----------------------------------------------------------------------------
@@ -216,6 +228,32 @@ def test_the_club_page_shows_todays_open_tables_recent_ones_and_the_members(worl
     )
     anon = client_as().get("/clubs/teahouse/").content.decode()
     assert "/clubs/teahouse/members/" not in anon and f"/sessions/{today.pk}/" in anon
+
+
+def test_the_club_page_in_chinese_uses_chinese_punctuation(world):
+    """Text in Chinese takes the full-width colon "：", never ":" (俱乐部规则：, 叫马：)."""
+    club = world.public
+    session_create(club=club, players=seated(club), user=None, bettors=[{"guest_name": "老王"}])
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(world.users["owner"])
+    body = client.get("/clubs/teahouse/").content.decode()
+    assert "你是创建人" in body and "名会员：" in body and "叫马：" in body
+    assert "东</span>" in body  # the seats' winds
+    opening = client.get("/clubs/teahouse/tables/new/").content.decode()
+    assert "俱乐部规则：" in opening and "叫马 1：本俱乐部牌友" in opening
+    for page in (body, opening):
+        assert not re.search(r"[\u4e00-\u9fff]\s*(</\w+>)?\s*:(?!//)", page)
+
+
+def test_the_club_page_in_english_names_the_winds_in_english(world):
+    club = world.public
+    session_create(club=club, players=seated(club), user=None)
+    body = client_as(world.users["member"]).get("/clubs/teahouse/").content.decode()
+    assert all(f'<span class="wind">{w}</span>' in body for w in "ESWN")
+    assert "Your role: Member" in body
+    # an English organiser's new club counts in points unless he says otherwise
+    form = client_as(world.users["member"]).get("/clubs/new/").content.decode()
+    assert 'name="unit_label" value="points"' in form
 
 
 def test_today_is_the_clubs_own_day():
