@@ -85,7 +85,7 @@ def tap_tiles(picker, tiles: str) -> None:
 def page_totals(page) -> dict[str, int]:
     """The seats' and bettors' totals as the table page shows them, by name."""
     out = {}
-    for li in page.locator("ol.seat-list li.seat").all():
+    for li in page.locator("ol.seat-grid li.seat-card").all():
         out[li.locator(".name").inner_text()] = int(li.locator(".total").inner_text())
     for li in page.locator("ul.bettors li").all():
         name, total = li.locator("span").first.inner_text(), li.locator(".num").inner_text()
@@ -181,8 +181,7 @@ def test_a_club_evening_from_sign_up_to_settling_up(phone, browser, shots):
         tap(chip(w1, "w1_seat", "1"))
         tap(chip(w1, "w1_from", "0"))
         tap(chip_text(w1, "清一色"))
-        tap(chip(w1, "w1_rank", "9"))  # the discard, 9筒: the engine needs the winning tile
-        tap(chip(w1, "w1_suit", "p"))
+        # no winning tile: a declared win needs none (RULES §6)
         w2 = page.locator("#winner-2")
         tap(w2.locator("> summary"))
         tap(chip(w2, "w2_seat", "2"))
