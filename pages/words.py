@@ -54,7 +54,7 @@ def reason_text(code: str) -> str:
 
 def unit_amount(n: int, unit: str) -> str:
     """3番 / 3 fan, 4倍 / ×4, 2分 / 2 points."""
-    if unit == "fan":
+    if unit == "fan":  # 番 is the same for one and for many: 1 fan, 3 fan
         return gettext("%(n)s fan") % {"n": n}
     if unit == "multiple":
         return gettext("×%(n)s") % {"n": n}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,15 @@ from tests.clubs.factories import MembershipFactory, PlayerFactory
 ROOT = Path(__file__).resolve().parents[1]
 
 _names = itertools.count(1)
+
+#: Chinese text followed by an ASCII colon (a tag between them allowed; not a URL's "://"):
+#: a page in Chinese takes the full-width "：" (原因：, 叫马：)
+_ASCII_COLON = re.compile(r"[\u4e00-\u9fff]\s*(</\w+>)?\s*:(?!//)")
+
+
+def ascii_colons(html: str) -> list[str]:
+    """Where a page in Chinese puts ":" after Chinese text (a little of the text before each)."""
+    return [html[max(0, m.start() - 20) : m.end()] for m in _ASCII_COLON.finditer(html)]
 
 
 def login(username: str | None = None, *, superuser: bool = False):

@@ -4,9 +4,9 @@ The form is flat (one POST, usable without JavaScript): the dealer; up to three 
 order they won, each declared (pattern, roots, extras; the winning tile if known, RULES §6) or
 shown (his tiles without the winning tile, and the winning tile; typed as the whole hand, the
 last tile is the winning one, as the tile picker reads it); kongs as taps placed
-after the winner they followed; the players still in at a draw (流局); the 叫马 tiles. Field
-names (``w1_seat``, ``k2_kind``, ``d3_state`` …) are stable: a tile picker fills the ``…_tiles``
-inputs by name.
+after the winner they followed; the players still in at a draw (流局); the 叫马 tiles (tapped
+as a rank and a suit, or typed). Field names (``w1_seat``, ``k2_kind``, ``d3_state`` …) are
+stable: a tile picker fills the ``…_tiles`` inputs by name.
 
 :func:`record_from_form` builds the hand record the services take (RULES §4–§6) and says what
 the form itself cannot read; the engine checks the rest. :func:`form_from_record` is its
@@ -263,7 +263,7 @@ def record_from_form(
 
     horses = []
     for n, name in enumerate(bettors):
-        tile = _one(data, f"b{n}_tile")
+        tile = _one(data, f"b{n}_tile") or _chip_tile(data, f"b{n}_")  # typed, or tapped
         if tile:
             horses.append({"name": name, "tile": tile})
     if horses:
@@ -335,6 +335,9 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
             out[d + "pungs"] = _melds_text(hand.get("melds"))
     by_name = {b.get("name"): b.get("tile", "") for b in record.get("bettors") or ()}
     for n, name in enumerate(bettors):
-        if by_name.get(name):
-            out[f"b{n}_tile"] = by_name[name]
+        tile = by_name.get(name)
+        if tile:
+            out[f"b{n}_rank"], out[f"b{n}_suit"] = tile_chips(tile)
+            if not out[f"b{n}_rank"]:  # not a tile the chips can say: kept as typed
+                out[f"b{n}_tile"] = tile
     return out

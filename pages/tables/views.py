@@ -34,7 +34,7 @@ from core.names import Name
 from pages.base import error_messages
 from pages.tables import forms
 from pages.tables.widgets import chips, select, sheet_rows
-from pages.words import words_of_view
+from pages.words import chinese, roots_text, unit_amount, words_of_view
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
@@ -44,6 +44,15 @@ MODES = {
 SUITS = {
     "m": gettext_lazy("Characters"), "p": gettext_lazy("Dots"), "s": gettext_lazy("Bamboo")
 }  # fmt: skip
+#: what a correction changed, by the hand record's fields (HandRevision.changes)
+RECORD_FIELDS = {
+    "dealer": gettext_lazy("the dealer"),
+    "events": gettext_lazy("wins and kongs"),
+    "draw": gettext_lazy("the draw"),
+    "bettors": gettext_lazy("the bettors' tiles"),
+    "declared_void": gettext_lazy("the void suits"),
+    "number": gettext_lazy("the hand's number"),
+}
 KONG_KINDS = {
     "concealed": gettext_lazy("Concealed"),
     "direct": gettext_lazy("On a discard"),
@@ -60,11 +69,14 @@ def words(name: Name | Any) -> str:
 def value_words(unit: str, value: int | None) -> str:
     if value is None:
         return ""
-    if unit == "fan":
-        return _("%(n)s fan") % {"n": value}
-    if unit == "multiple":
-        return _("×%(n)s") % {"n": value}
-    return _("%(n)s pt") % {"n": value}
+    return unit_amount(value, unit)
+
+
+def changed_words(changes) -> str:
+    """A correction's changed record fields in words: 胡牌与杠、庄家 / wins and kongs, the
+    dealer (a field the page does not know keeps its name)."""
+    joiner = "、" if chinese() else ", "
+    return joiner.join(str(RECORD_FIELDS.get(c, c)) for c in changes or ())
 
 
 # --- access ------------------------------------------------------------------------------------
@@ -155,7 +167,7 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     patterns = [(p.code, words(p.name), value_words(unit, p.value)) for p in menu.patterns]
     extras = [(e.code, words(e.name), steps(e.steps)) for e in menu.extras]
     situations = [(x.code, words(x.name), steps(x.steps)) for x in menu.situations]
-    roots = [(str(r), _("%(n)s roots") % {"n": r}, "") for r in forms.ROOTS]
+    roots = [(str(r), roots_text(r), "") for r in forms.ROOTS]
     ranks = [(r, r, "") for r in forms.RANKS]
     suits = [(code, str(label), "") for code, label in SUITS.items()]
 
@@ -224,9 +236,10 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "problems": [m for f, m in wrong.items() if f.startswith(p)],
         })  # fmt: skip
     bettors = [
-        {"name": b.name, "field": f"b{n}_tile", "tile": v(f"b{n}_tile")}
+        {"name": b.name, "p": f"b{n}_", "field": f"b{n}_tile", "tile": v(f"b{n}_tile"),
+         "tile_chips": tile(f"b{n}_")}
         for n, b in enumerate(sheet.bettors)
-    ]
+    ]  # fmt: skip
     dealer = v("dealer")
     if not dealer and sheet.next_dealer is not None:
         dealer = str(sheet.next_dealer)
@@ -274,21 +287,25 @@ def _names(sheet: selectors.TableSheet) -> tuple[dict[int, str], dict[str, str]]
 
 
 def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[str]:
-    """A hand's wins as short phrases: 小李 清一色 1根 自摸."""
+    """A hand's wins, a phrase each: 小李：清一色 1根，自摸 / Li: Pure one suit + 1 root,
+    from Zhang; and the draw, when the wall ran out."""
     if names is None:
         names, menu = _names(sheet)
     out = []
     for w in row.wins:
-        pattern = menu.get(w.pattern) or w.pattern
-        roots = _(" +%(n)s roots") % {"n": w.roots} if w.roots else ""
-        how = (
-            _("self-drawn")
-            if w.from_ is None
-            else _("from %(name)s") % {"name": names.get(w.from_)}
-        )
-        out.append(f"{names.get(w.seat)} {pattern}{roots} {how}")
+        what = menu.get(w.pattern) or w.pattern
+        if w.roots:
+            what = _("%(pattern)s + %(roots)s") % {"pattern": what, "roots": roots_text(w.roots)}
+        winner = names.get(w.seat)
+        if w.from_ is None:
+            out.append(_("%(winner)s: %(what)s, self-drawn") % {"winner": winner, "what": what})
+        else:
+            out.append(
+                _("%(winner)s: %(what)s, from %(name)s")
+                % {"winner": winner, "what": what, "name": names.get(w.from_)}
+            )
     if row.drawn:
-        out.append(_("draw"))
+        out.append(_("Draw: the wall ran out"))
     return out
 
 
@@ -320,7 +337,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         "rows": rows,
         "sheet_body": sheet_rows(
             rows, declared_title=_("Declared, not checked by tiles"),
-            declared_mark=_("decl."), deleted_words=_("deleted"),
+            declared_mark=_("decl."), deleted_words=_("Deleted: %(reason)s"),
         ),
         "can_score": can_score,
         "can_organise": _can(request, session, Role.ORGANISER),
@@ -392,7 +409,7 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     hand = _hand_or_404(session, number)
     sheet = selectors.table_sheet(session)
     row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
-    revisions = list(selectors.hand_revisions(hand))
+    revisions = [(r, changed_words(r.changes)) for r in selectors.hand_revisions(hand)]
     return render(
         request,
         "pages/tables/hand.html",

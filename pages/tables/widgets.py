@@ -13,6 +13,8 @@ from functools import lru_cache
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from pages.templatetags.club_words import signed
+
 
 def chips(
     name: str,
@@ -74,37 +76,54 @@ def _signed_class(n: int) -> str:
     return "pos" if n > 0 else "neg" if n < 0 else ""
 
 
+def _cell(net: int, run: int | None, *, deleted: bool, css: str = "num") -> str:
+    """One 流水 cell: the hand's net, and below it the running total (struck out, alone, for a
+    deleted hand: it no longer counts)."""
+    if deleted:
+        return f'<td class="{css}"><s>{signed(net)}</s></td>'
+    running = "" if run is None else signed(run)
+    return (
+        f'<td class="{css}"><span class="{_signed_class(net)}">{signed(net)}</span>'
+        f'<small class="run">{running}</small></td>'
+    )
+
+
 def sheet_rows(rows: Iterable[dict], *, declared_title: str, declared_mark: str,
                deleted_words: str) -> SafeString:  # fmt: skip
     """The 流水 sheet's body rows (newest first), built here for the same reason as the chips:
     40 hands × 4 seats × (net, running total) are most of the page. ``rows``: the view's
-    ``{"row": SheetRow, "wins": [phrase], "url"}``; the three words are the page's language."""
+    ``{"row": SheetRow, "wins": [phrase], "url"}``; the words are the page's language
+    (``deleted_words`` has a ``%(reason)s``).
+
+    A hand is two rows: its number and numbers (a seat's, then a bettor's, each with its
+    running total), then what happened across the whole width, a win a line, so the numbers'
+    columns stay narrow enough for a phone."""
     title, mark = escape(declared_title), escape(declared_mark)
     parts = []
     for item in rows:
         r = item["row"]
         deleted = r.hand.is_deleted
-        css = ("deleted" if deleted else "") + ("" if r.verified else " declared")
-        what = (
-            f"{escape(deleted_words)}: {escape(r.hand.deleted_reason)}"
-            if deleted
-            else escape(" · ".join(item["wins"]))
-        )
-        flag = "" if r.verified else f' <abbr class="mark" title="{title}">{mark}</abbr>'
-        cells = []
-        for net, run in zip(r.nets, r.running or (None,) * len(r.nets), strict=True):
-            if deleted:
-                cells.append(f'<td class="num"><s>{int(net)}</s></td>')
-            else:
-                cells.append(
-                    f'<td class="num"><span class="{_signed_class(net)}">{int(net)}</span>'
-                    f'<small class="run">{"" if run is None else int(run)}</small></td>'
-                )
-        for net in r.bettor_nets:
-            net = int(net)
-            cells.append(f'<td class="num bettor">{f"<s>{net}</s>" if deleted else net}</td>')
+        css = "hand" + (" deleted" if deleted else "") + ("" if r.verified else " declared")
+        if deleted:
+            gone = deleted_words % {"reason": r.hand.deleted_reason}
+            what = f'<span class="win">{escape(gone)}</span>'
+        else:
+            what = "".join(f'<span class="win">{escape(w)}</span>' for w in item["wins"])
+        flag = "" if r.verified else f'<abbr class="mark" title="{title}">{mark}</abbr>'
+        running = r.running or (None,) * len(r.nets)
+        cells = [
+            _cell(int(n), run, deleted=deleted) for n, run in zip(r.nets, running, strict=True)
+        ]
+        b_running = r.bettor_running or (None,) * len(r.bettor_nets)
+        cells += [
+            _cell(int(n), run, deleted=deleted, css="num bettor")
+            for n, run in zip(r.bettor_nets, b_running, strict=True)
+        ]
         parts.append(
-            f'<tr class="{css}"><th scope="row"><a href="{escape(item["url"])}">{r.hand.number}'
-            f'</a>{flag}<small class="what">{what}</small></th>{"".join(cells)}</tr>'
+            f'<tr class="{css}"><th scope="row"><a class="hand-link" href="{escape(item["url"])}">'
+            f"{r.hand.number}</a></th>{''.join(cells)}</tr>"
+            f'<tr class="what-row{" deleted-what" if deleted else ""}">'
+            f'<td colspan="{1 + len(cells)}" class="what"><div>{flag}<div>{what}</div></div>'
+            "</td></tr>"
         )
     return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or an int

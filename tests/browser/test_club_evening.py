@@ -83,14 +83,20 @@ def tap_tiles(picker, tiles: str) -> None:
 
 
 def page_totals(page) -> dict[str, int]:
-    """The seats' and bettors' totals as the table page shows them, by name."""
+    """The seats' and bettors' totals as the table page shows them, by name: each total's
+    ``data-value`` (a plain integer), which its text shows signed (+5, −3, 0)."""
     out = {}
     for li in page.locator("ol.seat-grid li.seat-card").all():
-        out[li.locator(".name").inner_text()] = int(li.locator(".total").inner_text())
+        out[li.locator(".name").inner_text()] = shown(li.locator(".total"))
     for li in page.locator("ul.bettors li").all():
-        name, total = li.locator("span").first.inner_text(), li.locator(".num").inner_text()
-        out[name] = int(total)
+        out[li.locator(".name").inner_text()] = shown(li.locator(".num"))
     return out
+
+
+def shown(locator) -> int:
+    value = int(locator.get_attribute("data-value"))
+    assert locator.inner_text() == (f"+{value}" if value > 0 else f"−{-value}" if value else "0")
+    return value
 
 
 def api_totals(page, session_id: int) -> dict[str, int]:
@@ -200,12 +206,13 @@ def test_a_club_evening_from_sign_up_to_settling_up(phone, browser, shots):
         tap(chip(draw, "d3_state", "ready"))
         tap.select(draw.locator('select[name="d3_pattern"]'), "pinghu")
         tap.select(draw.locator('select[name="d3_roots"]'), "1")
-        tap(page.locator('input[name="b0_tile"]'))
-        page.locator('input[name="b0_tile"]').press_sequentially("2s")  # typed: 2 keys
+        bettors = page.locator("#bettors")
+        tap(chip(bettors, "b0_rank", "2"))  # 钱七's tile, 2条: a rank and a suit
+        tap(chip(bettors, "b0_suit", "s"))
         shots(page, "declared hand filled in")
         tap(page.get_by_role("button", name="保存本局"))
         page.wait_for_url("**saved=1**")
-        print(f"\ntaps for the declared hand (kong, 一炮多响, draw, 叫马): {tap.count} + 2 keys")
+        print(f"\ntaps for the declared hand (kong, 一炮多响, draw, 叫马): {tap.count}")
         shots(page, "declared hand saved")
         hand1 = Hand.objects.get(session=session, number=1)
         assert hand1.settlement["verified"] is False
@@ -239,7 +246,8 @@ def test_a_club_evening_from_sign_up_to_settling_up(phone, browser, shots):
         assert page.locator('input[name="w1_tiles"]').input_value() == "123456789m1123p"
         assert page.locator('input[name="w1_tile"]').input_value() == "4p"
         assert page.locator('input[name="w3_tile"]').input_value() == "3m"
-        page.locator('input[name="b0_tile"]').fill("4s")
+        chip(page, "b0_rank", "4").click()
+        chip(page, "b0_suit", "s").click()
         w2.screenshot(path=str(shots.folder / "winner-2-tiles-tapped.png"))
         shots(page, "shown hand tapped")
         page.get_by_role("button", name="保存本局").click()

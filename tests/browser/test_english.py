@@ -36,6 +36,11 @@ def leftover_chinese(text: str) -> list[str]:
     return [line.strip() for line in rest.splitlines() if re.search(f"[{CJK}]", line)]
 
 
+def fits(page, selector: str) -> bool:
+    """Whether a sideways-scrolling table fits the phone's width (nothing to scroll)."""
+    return page.locator(selector).evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
 def _setup():
     user = get_user_model().objects.create_user("owner", password="mahjong-2026-chengdu")
     club = club_create(name="Teahouse", slug="teahouse", user=user, unit_label="points",
@@ -115,8 +120,10 @@ def test_the_club_pages_in_english(browser, live_server, shots):
         page.goto(f"{live_server.url}/clubs/teahouse/")
         page.get_by_role("link", name=f"Table {session.pk}").first.click()
         check("table", "Table · Teahouse")
+        assert fits(page, ".sheet .scroll")  # four seats and a bettor, in English too
         page.locator("table.liushui tbody").get_by_role("link", name="1", exact=True).click()
         check("hand", "Hand 1")
+        assert fits(page, ".hand-payments .scroll")
         page.get_by_role("link", name="Correct this hand").click()
         check("correcting", "Correct hand 1")
         page.goto(f"{live_server.url}/clubs/teahouse/")

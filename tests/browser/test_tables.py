@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Hand, Role
+from clubs.services.hands import hand_record
 from clubs.services.sessions import session_create
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.helpers import client_for
@@ -50,9 +51,13 @@ def chip(scope, text: str):
 
 
 def totals_on_page(page, session) -> dict[int, int]:
+    """Each seat card's total: its ``data-value``, which the card shows signed (+5, −3, 0)."""
     out = {}
     for seat in session.seats.all():
-        out[seat.player_id] = int(page.locator(f'[data-total="{seat.player_id}"]').inner_text())
+        card = page.locator(f'[data-total="{seat.player_id}"]')
+        value = int(card.get_attribute("data-value"))
+        assert card.inner_text() == (f"+{value}" if value > 0 else f"−{-value}" if value else "0")
+        out[seat.player_id] = value
     return out
 
 
@@ -203,3 +208,88 @@ def test_taps_for_s1_self_draws_pure_one_suit_with_a_root(phone, shots):
     print(f"\ntaps for 'S1 自摸 清一色 1根' (first hand, dealer chosen): {taps.count}")
     # dealer, winner, 自摸, 清一色, 1根, save
     assert taps.count <= 6
+
+
+def _overflow(page, selector: str) -> dict:
+    """How wide a scrolling wrapper's content is against the wrapper, and how it scrolls."""
+    return page.locator(selector).first.evaluate(
+        """el => ({scroll: el.scrollWidth, client: el.clientWidth,
+                   overflow: getComputedStyle(el).overflowX,
+                   shadow: getComputedStyle(el).backgroundImage})"""
+    )
+
+
+def _table_with_bettors(names: list[str], bettors: list[str]):
+    club = ClubFactory(name="成都麻将社", visibility=Club.Visibility.MEMBERS)
+    user = get_user_model().objects.create_user("jifen", password="mahjong-2026-chengdu")
+    MembershipFactory(club=club, player=PlayerFactory(user=user, name="记分员"), role=Role.SCORER)
+    players = [MembershipFactory(club=club, player=PlayerFactory(name=n)).player for n in names]
+    session = session_create(club=club, players=players, user=user, mode="single",
+                             bettors=[{"guest_name": b} for b in bettors])  # fmt: skip
+    return user, session
+
+
+def test_the_sheet_and_who_paid_whom_fit_a_phone_or_show_they_scroll(phone, shots):
+    """Four seats and a bettor fit 390 px: the 流水 sheet (its bettor column with a running total
+    too) and the hand's who-paid-whom table; the back link is a 44-px tap. Two more bettors with
+    long names cannot fit: the sheet then scrolls sideways and shows a shadow at its edge."""
+    user, session = _table_with_bettors(NAMES, ["老王"])
+    page = phone
+    _login(page, session)
+    taps = Taps(page)
+    # "S1 自摸 清一色 1根" twice (8 from each of three: 小李 +24), 老王's tile tapped each time so
+    # that he follows 小李 (RULES §4.7: the rank counts from the dealer): hand 1 老张 deals, 2条
+    # is the seat after him; hand 2 小李 deals (he won by self-draw), 1条 is the dealer himself
+    for n, rank in ((1, "2"), (2, "1")):
+        if n == 1:
+            taps(page.locator('label.chip:has(input[name="dealer"][value="0"])'))
+        w1 = page.locator("#winner-1")
+        taps(chip(w1, "小李"))
+        taps(chip(w1, "自摸"))
+        taps(chip(w1, "清一色"))
+        taps(w1.locator('label.chip:has(input[name="w1_roots"][value="1"])'))
+        taps(page.locator(f'#bettors label.chip:has(input[name="b0_rank"][value="{rank}"])'))
+        taps(page.locator('#bettors label.chip:has(input[name="b0_suit"][value="s"])'))
+        taps(page.get_by_role("button", name="保存本局"))
+        page.wait_for_url(f"**saved={n}**")
+    assert Hand.objects.get(session=session, number=2).record["bettors"][0]["tile"] == "1s"
+    shots(page, "two hands with a bettor")
+    sheet = page.locator("table.liushui")
+    sheet.screenshot(path=str(shots.folder / "sheet.png"))
+    fit = _overflow(page, ".sheet .scroll")
+    assert fit["scroll"] <= fit["client"], fit
+    # 老王 follows 小李: +24 a hand, running +24 then +48, as the seats' columns show theirs
+    runs = sheet.locator("tbody td.bettor .run").all_inner_texts()
+    assert runs == ["+48", "+24"]  # newest first
+    assert sheet.locator("tfoot td.bettor").inner_text() == "+48"
+    assert totals_on_page(page, session) == totals_of_api(user, session)
+
+    page.locator("table.liushui tbody").get_by_role("link", name="2", exact=True).click()
+    page.wait_for_url(f"**/sessions/{session.pk}/hands/2/")
+    shots(page, "hand 2")
+    fit = _overflow(page, ".hand-payments .scroll")
+    assert fit["scroll"] <= fit["client"], fit
+    back = page.get_by_role("link", name="返回本桌").bounding_box()
+    assert back["height"] >= 44, back
+    page.locator(".hand-payments").screenshot(path=str(shots.folder / "who-paid-whom.png"))
+
+
+def test_a_sheet_too_wide_for_the_phone_scrolls_with_a_shadow(phone, shots):
+    user, session = _table_with_bettors(
+        ["欧阳大伯伯", "司马小妹妹", "诸葛老先生", "上官阿姨"], ["老王", "隔壁张叔叔", "楼上李阿姨"]
+    )
+    hand_record(session=session, user=user, data={
+        "dealer": 0,
+        "events": [{"type": "win", "from": None, "winners": [
+            {"seat": 1, "declared": {"pattern": "qingyise", "roots": 1}}]}],
+        "bettors": [{"name": "老王", "tile": "2s"}, {"name": "隔壁张叔叔", "tile": "1m"},
+                    {"name": "楼上李阿姨", "tile": "3p"}],
+    })  # fmt: skip
+    page = phone
+    _login(page, session)
+    wide = _overflow(page, ".sheet .scroll")
+    assert wide["scroll"] > wide["client"]  # it cannot fit …
+    assert wide["overflow"] == "auto" and wide["shadow"].count("gradient") == 4  # … it says so
+    page.locator(".sheet").screenshot(path=str(shots.folder / "sheet-scrolls.png"))
+    page.locator(".sheet .scroll").evaluate("el => el.scrollLeft = el.scrollWidth")
+    page.locator(".sheet").screenshot(path=str(shots.folder / "sheet-scrolled-to-the-end.png"))

@@ -173,6 +173,25 @@ def test_bettor_tiles_by_name():
     assert record["bettors"] == [{"name": "Xiao Li", "tile": "5s"}]
 
 
+def test_a_bettors_tile_tapped_as_rank_and_suit_or_typed():
+    # Lao Wang taps 5 and 条; Xiao Li's was typed (the typed tile wins when both are given)
+    record, problems = record_from_form(
+        post(w1_seat="1", w1_from="self", w1_pattern="pinghu", b0_rank="5", b0_suit="s",
+             b1_tile="7p", b1_rank="1", b1_suit="m"),
+        bettors=["Lao Wang", "Xiao Li"],
+    )  # fmt: skip
+    assert problems == []
+    assert record["bettors"] == [
+        {"name": "Lao Wang", "tile": "5s"},
+        {"name": "Xiao Li", "tile": "7p"},
+    ]
+    # back in the form, a tile is its two chips
+    again = form_from_record(record, bettors=["Lao Wang", "Xiao Li"])
+    assert (again["b0_rank"], again["b0_suit"], again["b1_rank"], again["b1_suit"]) == (
+        "5", "s", "7", "p")  # fmt: skip
+    assert "b0_tile" not in again
+
+
 def test_a_record_goes_back_into_the_form_and_out_the_same():
     forms_post = dict(  # noqa: C408 - the form's field names, as keywords
         dealer="2",

@@ -3,14 +3,18 @@ correcting and deleting hands, closing, reopening, final results."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from clubs.models import Club, Hand, Role, SessionResult, TableSession
-from clubs.services.hands import hand_record
+from clubs.services.clubs import player_create
+from clubs.services.hands import hand_correct, hand_delete, hand_record
+from clubs.services.sessions import session_create
 from tests.clubs.factories import ClubFactory, TableSessionFactory
-from tests.helpers import client_for, login, member_login
+from tests.helpers import ascii_colons, client_for, login, member_login
 from tests.scoring.engine.records import PINGHU
 
 pytestmark = pytest.mark.django_db
@@ -47,6 +51,18 @@ def url(name: str, session: TableSession, *args) -> str:
 
 def post_hand(client: Client, session: TableSession, number: int, **fields):
     return client.post(url("page-session", session), {"number": str(number), **fields})
+
+
+def shown_total(body: str | bytes, player_id: int) -> int:
+    """A seat card's total: its ``data-value`` (a plain integer, for scripts and tests), which
+    the card shows signed as the club pages do (+5, −3 with a true minus sign, 0)."""
+    if isinstance(body, bytes):
+        body = body.decode()
+    match = re.search(rf'data-total="{player_id}" data-value="(-?\d+)">([^<]*)<', body)
+    assert match, f"no total for player {player_id}"
+    value = int(match.group(1))
+    assert match.group(2) == (f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0")
+    return value
 
 
 # --- the permission matrix ----------------------------------------------------------------------
@@ -149,7 +165,7 @@ def test_the_page_reads_in_the_same_queries_with_5_or_40_hands(
         response = client.get(url("page-session", table))
     assert response.status_code == 200
     # PINGHU: S2 pays S1 1 each hand
-    assert f'data-total="{table.seats.get(number=1).player_id}">{n}<'.encode() in response.content
+    assert shown_total(response.content, table.seats.get(number=1).player_id) == n
 
 
 def test_the_sheet_marks_declared_and_deleted_hands_and_sums_to_the_api(table):
@@ -164,7 +180,7 @@ def test_the_sheet_marks_declared_and_deleted_hands_and_sums_to_the_api(table):
     body = page.content.decode()
     assert 'class=" declared"' in body or "declared" in body
     s1 = table.seats.get(number=1).player_id
-    assert f'data-total="{s1}">25<' in body
+    assert shown_total(body, s1) == 25
     # the saved hand's payments in words: each of the three others pays S1 8
     assert body.count('data-reason="self_draw"') == 3
     assert body.count("pays S1 Player") == 3 and "→ 8" in body
@@ -172,12 +188,12 @@ def test_the_sheet_marks_declared_and_deleted_hands_and_sums_to_the_api(table):
     page_totals = {p["id"]: p["total"] for p in api["totals"]["players"]}
     assert page_totals[s1] == 25
     for seat in table.seats.all():
-        assert f'data-total="{seat.player_id}">{page_totals[seat.player_id]}<' in body
+        assert shown_total(body, seat.player_id) == page_totals[seat.player_id]
     # deleting hand 1 strikes it out and moves the totals
     client.post(url("page-hand-delete", table, 1), {"reason": "wrong table"})
     body = client.get(url("page-session", table)).content.decode()
-    assert "<s>1</s>" in body and "wrong table" in body
-    assert f'data-total="{s1}">24<' in body
+    assert "<s>+1</s>" in body and "<s>−1</s>" in body and "Deleted: wrong table" in body
+    assert shown_total(body, s1) == 24
 
 
 # --- recording ----------------------------------------------------------------------------------
@@ -301,7 +317,7 @@ def test_a_final_result_is_zero_sum_checked(table):
     assert response.status_code == 302
     assert SessionResult.objects.count() == 4
     page = client.get(url("page-session", table)).content.decode()
-    assert f'data-total="{seats[0].player_id}">10<' in page
+    assert shown_total(page, seats[0].player_id) == 10
     assert 'name="w1_seat"' not in page  # a table with a result takes no hands
 
 
@@ -410,8 +426,9 @@ def test_who_paid_whom_columns_are_names_with_the_seat_in_a_title(table):
     _hands(table, 1)
     s1 = table.seats.get(number=1).player.name
     body = client_as(Role.MEMBER, table).get(url("page-hand", table, 1)).content.decode()
-    assert f'<th scope="col" class="num" title="S1 {s1}">{s1}</th>' in body
-    assert f'<th scope="row" title="S1 {s1}">{s1}</th>' in body
+    name = f'<span class="col-name">{s1}</span>'
+    assert f'<th scope="col" class="num" title="S1 {s1}">{name}</th>' in body
+    assert f'<th scope="row" title="S1 {s1}">{name}</th>' in body
     assert "Sum (zero-sum)" in body
 
 
@@ -431,3 +448,134 @@ def test_the_tile_pickers_words_and_script_come_once_a_page(table):
     assert body.count('id="tile-picker-words"') == 1
     assert body.count("pages/tilepicker.js") == 1
     assert 'label for="id_w1_tiles">Hand tiles without the winning tile' in body
+
+
+# --- the table page's words (zh: full-width colons; en: plurals; both: changes in words) ------
+
+
+#: 叫马 in a 普通 table, RULES §4.7: 老王 drew 2s and follows the seat after the dealer
+NAMED = ["老张", "小李", "王姐", "阿明"]
+
+
+@pytest.fixture
+def named():
+    """A 普通 table of four named players and the guest bettor 老王, with a scorer."""
+    club = ClubFactory(visibility=Club.Visibility.MEMBERS)
+    scorer = member_login(club, Role.SCORER)
+    players = [player_create(club=club, name=n).player for n in NAMED]
+    session = session_create(club=club, players=players, user=scorer, mode="single",
+                             bettors=[{"guest_name": "老王"}])  # fmt: skip
+    return session, scorer
+
+
+def _zh(user) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(user)
+    return client
+
+
+def _en(user) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    return client
+
+
+def test_the_table_hand_and_correction_pages_in_chinese_use_full_width_colons(named):
+    session, scorer = named
+    client = _zh(scorer)
+    assert post_hand(client, session, 1, dealer="0", **S1_ZIMO_QINGYISE).status_code == 302
+    hand_record(session=session, data=PINGHU, user=scorer)  # hand 2, deleted below
+    hand = Hand.objects.get(number=1)
+    record = {**hand.record, "dealer": 1}
+    hand_correct(hand=hand, data=record, user=scorer, reason="庄家记错")
+    hand_delete(hand=Hand.objects.get(number=2), reason="记错桌了", user=scorer)
+    table = client.get(url("page-session", session)).content.decode()
+    detail = client.get(url("page-hand", session, 1)).content.decode()
+    deleted = client.get(url("page-hand", session, 2)).content.decode()
+    correcting = client.get(url("page-hand-edit", session, 1)).content.decode()
+    assert "已删除：记错桌了" in table
+    assert "小李：清一色 1根，自摸" in table  # the win in words, on the sheet
+    assert "改动：庄家" in detail and "原因：庄家记错" in detail
+    assert "原因：记错桌了" in deleted
+    for page in (table, detail, deleted, correcting):
+        assert ascii_colons(page) == []
+
+
+def test_the_history_says_what_a_correction_changed_in_words(named):
+    session, scorer = named
+    post_hand(_en(scorer), session, 1, dealer="0", **S1_ZIMO_QINGYISE)
+    hand = Hand.objects.get(number=1)
+    # the dealer and the win: 小李 清一色 with no root now
+    events = [{**hand.record["events"][0], "winners": [
+        {"seat": 1, "declared": {"pattern": "qingyise", "roots": 0}}]}]  # fmt: skip
+    hand_correct(hand=hand, data={**hand.record, "dealer": 2, "events": events}, user=scorer,
+                 reason="no root")  # fmt: skip
+    history = _en(scorer).get(url("page-hand", session, 1)).content.decode()
+    history = history[history.index('class="list history"') :]
+    assert "Changed: the dealer, wins and kongs" in history
+    assert "events" not in history and "dealer," not in history.replace("the dealer,", "")
+    zh = _zh(scorer).get(url("page-hand", session, 1)).content.decode()
+    assert "改动：庄家、胡牌与杠" in zh
+
+
+def test_counts_in_english_take_their_plural(named):
+    session, scorer = named
+    session.hand_limit = 1
+    session.save()
+    client = _en(scorer)
+    form = client.get(url("page-session", session)).content.decode()
+    assert 'name="w1_roots" value="1">1 root</label>' in form
+    assert 'name="w1_roots" value="2">2 roots</label>' in form and "1 roots" not in form
+    assert "<span>1 hand</span>" in form and "1 hands" not in form  # the table plays 1 hand
+    post_hand(client, session, 1, dealer="0", **S1_ZIMO_QINGYISE)
+    body = client.get(url("page-session", session)).content.decode()
+    assert "1 roots" not in body
+    # each win readable on its own: who, what, how
+    assert "小李: Pure one suit + 1 root, self-drawn" in body
+
+
+def test_a_win_from_a_discard_says_from_whom(named):
+    session, scorer = named
+    client = _en(scorer)
+    post_hand(client, session, 1, dealer="0", w1_seat="1", w1_from="0", w1_pattern="qingyise")
+    body = client.get(url("page-session", session)).content.decode()
+    assert '<span class="win">小李: Pure one suit, from 老张</span>' in body
+
+
+def test_negative_amounts_take_the_minus_sign_of_the_club_pages(named):
+    """S1 自摸 清一色 1根: 8 from each of the three others (+24); 老王 drew 2s and follows 小李
+    (rank 2: the seat after the dealer, RULES §4.7), so each of the three pays him 8 as well:
+    老张, 王姐, 阿明 −16, 小李 +24, 老王 +24 (sum 0)."""
+    session, scorer = named
+    client = _en(scorer)
+    response = post_hand(client, session, 1, dealer="0", b0_rank="2", b0_suit="s",
+                         **S1_ZIMO_QINGYISE)  # fmt: skip
+    assert response.status_code == 302
+    assert Hand.objects.get(number=1).record["bettors"] == [{"name": "老王", "tile": "2s"}]
+    body = client.get(response["Location"]).content.decode()
+    seats = list(session.seats.order_by("number"))
+    assert [shown_total(body, s.player_id) for s in seats] == [-16, 24, -16, -16]
+    bettor = session.bettors.get()
+    assert f'data-bettor-total="{bettor.pk}" data-value="24">+24<' in body
+    assert not re.search(r">-\d", body)  # no hyphen-minus before a number, anywhere
+    assert "−16" in body
+    sheet = body[body.index('class="liushui"') :]
+    # the bettor's column has its running total, like the seats'
+    cell = '<td class="num bettor"><span class="pos">+24</span><small class="run">+24</small>'
+    assert cell in sheet
+    hand = client.get(url("page-hand", session, 1)).content.decode()
+    assert not re.search(r">-\d", hand) and "−16" in hand
+
+
+def test_the_bettors_tile_is_tapped_as_rank_and_suit_or_typed(named):
+    session, scorer = named
+    client = _en(scorer)
+    form = client.get(url("page-session", session)).content.decode()
+    assert 'name="b0_rank" value="9"' in form and 'name="b0_suit" value="s"' in form
+    assert 'name="b0_tile"' in form  # the typed fallback
+    post_hand(client, session, 1, dealer="0", b0_tile="7p", **S1_ZIMO_QINGYISE)
+    assert Hand.objects.get(number=1).record["bettors"] == [{"name": "老王", "tile": "7p"}]
+    # correcting it shows the tile as its chips
+    again = client.get(url("page-hand-edit", session, 1)).content.decode()
+    assert 'name="b0_rank" value="7" checked' in again
+    assert 'name="b0_suit" value="p" checked' in again
