@@ -493,11 +493,12 @@ def test_the_table_hand_and_correction_pages_in_chinese_use_full_width_colons(na
     detail = client.get(url("page-hand", session, 1)).content.decode()
     deleted = client.get(url("page-hand", session, 2)).content.decode()
     correcting = client.get(url("page-hand-edit", session, 1)).content.decode()
+    result = client.get(url("page-session-result", session)).content.decode()
     assert "已删除：记错桌了" in table
     assert "小李：清一色 1根，自摸" in table  # the win in words, on the sheet
     assert "改动：庄家" in detail and "原因：庄家记错" in detail
     assert "原因：记错桌了" in deleted
-    for page in (table, detail, deleted, correcting):
+    for page in (table, detail, deleted, correcting, result):
         assert ascii_colons(page) == []
 
 
