@@ -57,6 +57,55 @@ ERROR_TEXT = {
     "winning_tile_missing": _(
         "A winner entered by his tiles needs the winning tile: tap it, or type it after the hand."
     ),
+    "not_a_winning_shape": _("These tiles are not a winning hand."),
+    "wrong_tile_count": _(
+        "Wrong number of tiles: a winning hand has 14, a hand at the draw 13 (a meld counts 3)."
+    ),
+    "too_many_copies": _("A tile appears more than four times in this hand."),
+    "three_suits": _("The hand holds three suits: it cannot win (缺一门)."),
+    "declared_void_suit": _("The hand holds its declared void suit (定缺)."),
+    "too_many_wins": _("More than three wins in one 血战 hand."),
+    "player_already_won": _("This player has already won this hand."),
+    "discarder_is_winner": _("A player cannot win on his own discard."),
+    "discarder_already_won": _("The discarder has already won and is out of the hand."),
+    "duplicate_winner": _("The same player is listed twice as a winner."),
+    "hand_already_over": _("The hand was already over before this event."),
+    "draw_after_end": _("A draw after the hand was over."),
+    "draw_hand_of_winner": _("A winner shows no tiles at the draw."),
+    "draw_hand_missing": _("At a draw every player still in shows his hand (or is declared)."),
+    "kong_flower_without_kong": _("杠上花 needs the winner's own kong just before."),
+    "kong_flower_not_self_draw": _("杠上花 is a self-drawn win."),
+    "kong_discard_without_kong": _("杠上炮 needs the discarder's kong just before."),
+    "heavenly_impossible": _("天胡 is the dealer's self-drawn win on his first tiles."),
+    "earthly_impossible": _("地胡 is a non-dealer's win in the first go-round."),
+    "earthly_with_melds": _("地胡 cannot have melds."),
+    "seven_pairs_with_melds": _("七对 has no melds."),
+    "situation_conflict": _("These situation flags cannot all be true."),
+    "concealed_pung": _("A pung is made from another's discard, not concealed."),
+    "robbing_kong_mismatch": _("抢杠 wins on the tile being added to a pung."),
+    "pattern_not_in_ruleset": _("This ruleset has no such pattern."),
+    "pattern_mismatch": _("A hand with these facts would be another pattern."),
+    "pattern_needs_situation": _("This pattern needs its situation flag (天胡/地胡)."),
+    "pattern_with_melds": _("This pattern cannot have melds."),
+    "seven_pairs_with_roots": _(
+        "Seven pairs with a four-of-a-kind is 龙七对 here: declare that instead."
+    ),
+    "long_seven_pairs_without_root": _("龙七对 needs at least one root."),
+    "roots_out_of_range": _("Too many roots for this pattern."),
+    "roots_below_kongs": _(
+        "Every kong is a root: the roots cannot be fewer than the player's kongs."
+    ),
+    "extra_not_in_ruleset": _("This ruleset does not count that extra."),
+    "extra_impossible": _("That extra is impossible with this pattern."),
+    "extra_missing": _("A hand with these facts also has an extra: tick it."),
+    "jingoudiao_without_melds": _("金钩钓 needs the winner's four melds."),
+    "declaration_conflict": _("This declaration contradicts what the hand records."),
+    "invalid_wait_pattern": _("A ready player cannot be declared waiting on this pattern."),
+    "wait_missing": _("A ready player needs his wait (pattern and roots)."),
+    "kong_not_in_melds": _("The player's kong is missing from his melds."),
+    "meld_kong_without_event": _("A kong in the melds has no kong in the hand's events."),
+    "notation_character": _("Tiles are digits with 万/筒/条 or m/p/s, e.g. 123m."),
+    "notation_missing_suit": _("Digits need their suit (m/p/s or 万/筒/条)."),
     "robbing_kong_tile_missing": _(
         "抢杠: give the winning tile, or record the added kong (弯杠) that was robbed just before "
         "the win."

@@ -211,6 +211,20 @@ def test_a_refusal_is_shown_in_words_with_the_form_kept(table):
     assert Hand.objects.count() == 0
 
 
+def test_the_engine_refusal_reads_in_the_scorer_language(table):
+    """The same refusal on a Chinese phone: the engine's code (``seven_pairs_with_roots``) in
+    the catalogue's Chinese, not the engine's English message."""
+    client = client_as(Role.SCORER, table)
+    response = client.post(
+        url("page-session", table),
+        {"number": "1", "dealer": "0", "w1_seat": "1", "w1_from": "self",
+         "w1_pattern": "qidui", "w1_roots": "1"},
+        HTTP_ACCEPT_LANGUAGE="zh-CN",
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "七对带根在这套规则里算龙七对，请选龙七对。" in response.content.decode()
+
+
 def test_the_form_says_what_it_cannot_read(table):
     client = client_as(Role.SCORER, table)
     response = post_hand(client, table, 1, w1_seat="1")  # from whom?
