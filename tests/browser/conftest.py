@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.steps import open_phone
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
-PHONE = {"width": 390, "height": 844}
 
 # Playwright's sync API runs an event loop in this thread; the live server's database work
 # happens in its own thread, the test's own ORM calls here are plain synchronous code.
@@ -50,10 +51,7 @@ def browser() -> Iterator:
 @pytest.fixture
 def phone(browser, live_server) -> Iterator:
     """A fresh browser context the size of a phone, in Chinese (a Chinese phone's default)."""
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.base_url = live_server.url  # type: ignore[attr-defined]
+    context, page = open_phone(browser, live_server.url)
     yield page
     context.close()
 

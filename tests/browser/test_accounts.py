@@ -10,17 +10,9 @@ from django.contrib.auth import get_user_model
 
 from clubs.models import Membership, Role
 from clubs.services.clubs import club_create
-from tests.browser.conftest import PHONE
+from tests.browser.steps import open_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def second_phone(browser, base_url: str):
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.base_url = base_url
-    return context, page
 
 
 def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, browser, shots):
@@ -53,7 +45,7 @@ def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, 
     shots(organiser, "invitation with QR code")
 
     # the scorer, on his own phone, opens the link
-    context, scorer = second_phone(browser, organiser.base_url)
+    context, scorer = open_phone(browser, organiser.base_url)
     try:
         scorer.goto(link)
         assert scorer.locator("h1").inner_text() == "加入成都茶馆"

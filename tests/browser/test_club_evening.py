@@ -43,36 +43,13 @@ import re
 import pytest
 
 from clubs.models import Club, Hand, Membership, Role, TableSession
-from tests.browser.conftest import PHONE
+from tests.browser.steps import Taps, chip, chip_text, open_phone, signed_value
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAYERS = ["张三", "李四", "王五", "赵六", "钱七"]
 PASSWORD = "mahjong-2026-chengdu"
 EXPECTED = {"张三": -12, "李四": -9, "王五": 7, "赵六": 4, "钱七": 10}
-
-
-class Taps:
-    """The scorer's taps: each click counts one; a native select counts two (open, choose)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, locator) -> None:
-        locator.click()
-        self.count += 1
-
-    def select(self, locator, value: str) -> None:
-        locator.select_option(value)
-        self.count += 2
-
-
-def chip(scope, name: str, value: str):
-    return scope.locator(f'label.chip:has(input[name="{name}"][value="{value}"])')
-
-
-def chip_text(scope, text: str):
-    return scope.locator("label.chip", has_text=text).first
 
 
 def tap_tiles(picker, tiles: str) -> None:
@@ -87,16 +64,10 @@ def page_totals(page) -> dict[str, int]:
     ``data-value`` (a plain integer), which its text shows signed (+5, −3, 0)."""
     out = {}
     for li in page.locator("ol.seat-grid li.seat-card").all():
-        out[li.locator(".name").inner_text()] = shown(li.locator(".total"))
+        out[li.locator(".name").inner_text()] = signed_value(li.locator(".total"))
     for li in page.locator("ul.bettors li").all():
-        out[li.locator(".name").inner_text()] = shown(li.locator(".num"))
+        out[li.locator(".name").inner_text()] = signed_value(li.locator(".num"))
     return out
-
-
-def shown(locator) -> int:
-    value = int(locator.get_attribute("data-value"))
-    assert locator.inner_text() == (f"+{value}" if value > 0 else f"−{-value}" if value else "0")
-    return value
 
 
 def api_totals(page, session_id: int) -> dict[str, int]:
@@ -150,10 +121,7 @@ def test_a_club_evening_from_sign_up_to_settling_up(phone, browser, shots):
     shots(org, "invitation")
 
     # --- the scorer, on his own phone ------------------------------------------------------
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.base_url = org.base_url
+    context, page = open_phone(browser, org.base_url)
     try:
         page.goto(link)
         assert page.locator("h1").inner_text() == "加入成都茶馆"

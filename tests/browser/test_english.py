@@ -15,7 +15,7 @@ from clubs.models import Club, Role
 from clubs.services.clubs import club_create, player_create
 from clubs.services.hands import hand_record
 from clubs.services.sessions import session_create
-from tests.browser.conftest import PHONE
+from tests.browser.steps import open_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,9 +82,7 @@ def _setup():
 def test_the_club_pages_in_english(browser, live_server, shots):
     user, club, session = _setup()
     assert user.player.memberships.get(club=club).role == Role.OWNER
-    context = browser.new_context(viewport=PHONE, locale="en-US", device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    context, page = open_phone(browser, live_server.url, locale="en-US")
     found: dict[str, list[str]] = {}
 
     def check(step: str, heading: str) -> None:

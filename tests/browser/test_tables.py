@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from clubs.models import Club, Hand, Role
 from clubs.services.hands import hand_record
 from clubs.services.sessions import session_create
+from tests.browser.steps import Taps, chip_text, signed_value
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.helpers import client_for
 
@@ -35,29 +36,11 @@ def _login(page, session):
     page.wait_for_url(f"**/sessions/{session.pk}/**")
 
 
-class Taps:
-    """Counts the scorer's taps (each a click on the page)."""
-
-    def __init__(self, page):
-        self.page, self.count = page, 0
-
-    def __call__(self, locator):
-        locator.click()
-        self.count += 1
-
-
-def chip(scope, text: str):
-    return scope.locator("label.chip", has_text=text).first
-
-
 def totals_on_page(page, session) -> dict[int, int]:
     """Each seat card's total: its ``data-value``, which the card shows signed (+5, −3, 0)."""
     out = {}
     for seat in session.seats.all():
-        card = page.locator(f'[data-total="{seat.player_id}"]')
-        value = int(card.get_attribute("data-value"))
-        assert card.inner_text() == (f"+{value}" if value > 0 else f"−{-value}" if value else "0")
-        out[seat.player_id] = value
+        out[seat.player_id] = signed_value(page.locator(f'[data-total="{seat.player_id}"]'))
     return out
 
 
@@ -77,9 +60,9 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
         'label.chip:has(input[name="dealer"][value="0"])'
     ).click()  # dealer: the first hand asks
     w1 = page.locator("#winner-1")
-    chip(w1, "小李").click()
+    chip_text(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="0"])').click()
-    chip(w1, "清一色").click()
+    chip_text(w1, "清一色").click()
     # the winning tile is optional (RULES §6) and folded: here the scorer knows it, 3筒
     w1.locator("details.tile-known > summary").click()
     w1.locator('label.chip:has(input[name="w1_rank"][value="3"])').click()
@@ -89,12 +72,12 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     w2.locator('label.chip:has(input[name="w2_seat"][value="2"])').click()
     w2.locator('label.chip:has(input[name="w2_from"][value="0"])').click()
     w2.locator('label.chip:has(input[name="w2_with"])').click()
-    chip(w2, "对对胡").click()
+    chip_text(w2, "对对胡").click()
     w3 = page.locator("#winner-3")
     w3.locator("> summary").click()
     w3.locator('label.chip:has(input[name="w3_seat"][value="3"])').click()
     w3.locator('label.chip:has(input[name="w3_from"][value="self"])').click()
-    chip(w3, "平胡").click()
+    chip_text(w3, "平胡").click()
     w3.locator('label.chip:has(input[name="w3_roots"][value="1"])').click()  # no tile: 自摸
     kongs = page.locator("#kongs")
     kongs.locator("> summary").click()
@@ -120,7 +103,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
         'label.chip:has(input[name="dealer"][value="0"])'
     ).click()  # 血战: the dice chose, say who deals
     w1 = page.locator("#winner-1")
-    chip(w1, "小李").click()
+    chip_text(w1, "小李").click()
     w1.locator('label.chip:has(input[name="w1_from"][value="2"])').click()
     w1.locator("details.tiles summary").click()
     page.fill('input[name="w1_tiles"]', "123m456m789m11p234p")
@@ -154,7 +137,7 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     page.goto(f"{page.base_url}/sessions/{session.pk}/hands/1/")
     shots(page, "hand 1")
     page.get_by_role("link", name="更正本局").click()
-    chip(page.locator("#winner-2"), "清对").click()
+    chip_text(page.locator("#winner-2"), "清对").click()
     page.get_by_label("更正原因").fill("王姐是清对")
     shots(page, "correcting hand 1")
     page.get_by_role("button", name="保存更正").click()
@@ -184,7 +167,7 @@ def test_taps_for_s1_self_draws_pure_one_suit_with_a_root(phone, shots):
     user, session = _setup("single")
     page = phone
     _login(page, session)
-    taps = Taps(page)
+    taps = Taps()
     w1 = page.locator("#winner-1")
     # what a typical hand needs is open, the rest folded: the form fits in two screens
     form_height = page.locator("#record").bounding_box()["height"]
@@ -193,9 +176,9 @@ def test_taps_for_s1_self_draws_pure_one_suit_with_a_root(phone, shots):
     taps(
         page.locator('label.chip:has(input[name="dealer"][value="0"])')
     )  # the first hand: say who deals
-    taps(chip(w1, "小李"))
-    taps(chip(w1, "自摸"))
-    taps(chip(w1, "清一色"))
+    taps(chip_text(w1, "小李"))
+    taps(chip_text(w1, "自摸"))
+    taps(chip_text(w1, "清一色"))
     taps(w1.locator('label.chip:has(input[name="w1_roots"][value="1"])'))
     # no winning tile: a declared win needs none (RULES §6)
     taps(page.get_by_role("button", name="保存本局"))
@@ -236,7 +219,7 @@ def test_the_sheet_and_who_paid_whom_fit_a_phone_or_show_they_scroll(phone, shot
     user, session = _table_with_bettors(NAMES, ["老王"])
     page = phone
     _login(page, session)
-    taps = Taps(page)
+    taps = Taps()
     # "S1 自摸 清一色 1根" twice (8 from each of three: 小李 +24), 老王's tile tapped each time so
     # that he follows 小李 (RULES §4.7: the rank counts from the dealer): hand 1 老张 deals, 2条
     # is the seat after him; hand 2 小李 deals (he won by self-draw), 1条 is the dealer himself
@@ -244,9 +227,9 @@ def test_the_sheet_and_who_paid_whom_fit_a_phone_or_show_they_scroll(phone, shot
         if n == 1:
             taps(page.locator('label.chip:has(input[name="dealer"][value="0"])'))
         w1 = page.locator("#winner-1")
-        taps(chip(w1, "小李"))
-        taps(chip(w1, "自摸"))
-        taps(chip(w1, "清一色"))
+        taps(chip_text(w1, "小李"))
+        taps(chip_text(w1, "自摸"))
+        taps(chip_text(w1, "清一色"))
         taps(w1.locator('label.chip:has(input[name="w1_roots"][value="1"])'))
         taps(page.locator(f'#bettors label.chip:has(input[name="b0_rank"][value="{rank}"])'))
         taps(page.locator('#bettors label.chip:has(input[name="b0_suit"][value="s"])'))
