@@ -11,13 +11,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
-from functools import lru_cache
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
-from pypinyin import Style, lazy_pinyin, pinyin
 
 from clubs.models import (
     ROLE_RANK,
@@ -34,6 +32,7 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
+from clubs.pinyin import pinyin_keys
 from clubs.transfers import EXACT_LIMIT as TRANSFERS_EXACT_LIMIT
 from clubs.transfers import settle as settle_transfers
 from scoring import services as scoring_services
@@ -462,44 +461,10 @@ def members_summary(club: Club) -> MembersSummary:
 
 # --- players: a club's list and its search by 汉字 and pinyin ---------------------------------
 
-#: names whose pinyin is kept (a club's few hundred players, many clubs; bounded)
-PINYIN_CACHE_SIZE = 4096
 #: the most players a search answers
 PLAYERS_SHOWN = 200
 #: the longest search text read
 QUERY_MAX = 40
-
-
-#: the readings of a name's first character (its surname) tried: 曾 is zeng or ceng
-SURNAME_READINGS = 3
-
-
-@lru_cache(maxsize=PINYIN_CACHE_SIZE)
-def pinyin_keys(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A name's full pinyin without tones and its initials, lower case, without spaces:
-    张三 → (("zhangsan",), ("zs",)). The first character's other readings count too (a
-    surname is often read differently: 曾 → zeng and ceng). Letters and digits are kept as
-    they are: "Tom 王" → (("tomwang",), ("tomw",)), so a Latin name matches by itself."""
-    squash = str.maketrans("", "", " \t-_.·")
-
-    def join(parts) -> str:
-        return "".join(parts).lower().translate(squash)
-
-    full = lazy_pinyin(name, style=Style.NORMAL)
-    first = lazy_pinyin(name, style=Style.FIRST_LETTER)
-    if not name or not _is_han(name[0]):
-        return (join(full),), (join(first),)
-    readings = [full[0]]
-    for reading in pinyin(name[0], style=Style.NORMAL, heteronym=True)[0]:
-        if reading not in readings and len(readings) < SURNAME_READINGS:
-            readings.append(reading)
-    fulls = tuple(join([r, *full[1:]]) for r in readings)
-    initials = tuple(dict.fromkeys(join([r[0], *first[1:]]) for r in readings))
-    return fulls, initials
-
-
-def _is_han(char: str) -> bool:
-    return "\u3400" <= char <= "\u9fff" or "\U00020000" <= char <= "\U0003134f"
 
 
 def name_matches(name: str, query: str) -> bool:

@@ -9,10 +9,9 @@ from django.core.exceptions import ValidationError
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from pypinyin import lazy_pinyin
 
 from clubs.limits import BASE
-from clubs.selectors import pinyin_keys
+from clubs.pinyin import pinyin_keys, pinyin_words
 from pages.clubs.rulesets import preset_choices
 
 #: slugs a club may not take: the pages' own words under /clubs/
@@ -26,7 +25,7 @@ SEAT_WINDS = (_("East (东)"), _("South (南)"), _("West (西)"), _("North (北)
 def slug_from_name(name: str) -> str:
     """A slug suggested from a club's name: its pinyin without tones, words joined by hyphens
     (成都茶馆 → cheng-du-cha-guan); empty when nothing of the name is a letter or digit."""
-    return slugify("-".join(part.strip() for part in lazy_pinyin(name) if part.strip()))[:60]
+    return slugify("-".join(part.strip() for part in pinyin_words(name) if part.strip()))[:60]
 
 
 def _time_zones() -> list[tuple[str, str]]:

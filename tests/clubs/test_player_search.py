@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.selectors import PINYIN_CACHE_SIZE, club_players, name_matches, pinyin_keys
+from clubs.pinyin import PINYIN_CACHE_SIZE, pinyin_keys
+from clubs.selectors import club_players, name_matches
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
+from tests.helpers import run_python
 
 
 @pytest.mark.parametrize(
@@ -62,3 +64,12 @@ def test_a_club_nickname_and_the_players_own_name_both_match():
     MembershipFactory(club=club, player=PlayerFactory(name="张三"), display_name="老张")
     assert [m.name for m in club_players(club, "laozhang").members] == ["老张"]
     assert [m.name for m in club_players(club, "zhangsan").members] == ["老张"]
+
+
+def test_the_pinyin_dictionaries_load_on_first_use_only():
+    """A process that never searches a name (a worker, the API) does not load pypinyin."""
+    code = (
+        "import django, sys; django.setup(); import clubs.selectors, pages.urls; "
+        "print('pypinyin' in sys.modules)"
+    )
+    assert run_python(["-c", code]).stdout.strip() == "False"
