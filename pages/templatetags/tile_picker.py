@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from pages.base import ERROR_TEXT
 from pages.words import name_text
 from scoring.engine import EXTRA_NAMES, PATTERN_NAMES
 
@@ -24,7 +25,8 @@ _ESCAPES = {ord("<"): "\\u003C", ord(">"): "\\u003E", ord("&"): "\\u0026"}
 
 def picker_words() -> dict[str, object]:
     """What tilepicker.js says, in the active language: ``t`` its sentences by key (``{n}``
-    style placeholders it fills), ``names`` the engine's pattern and extra names."""
+    style placeholders it fills), ``names`` the engine's pattern and extra names, ``errors``
+    the refusals' words by code."""
     t = {
         "m": _("{rank} characters"), "p": _("{rank} dots"), "s": _("{rank} bamboo"),
         "remove": _("Remove {tile}"), "count": _("{n} of {max} tiles"),
@@ -52,7 +54,9 @@ def picker_words() -> dict[str, object]:
         "clear": _("Clear"),
     }  # fmt: skip
     names = {code: name_text(n) for code, n in {**EXTRA_NAMES, **PATTERN_NAMES}.items()}
-    return {"t": t, "names": names}
+    # the engine's refusals by code, as the pages say them (shown before the engine's message)
+    errors = {code: str(text) for code, text in ERROR_TEXT.items()}
+    return {"t": t, "names": names, "errors": errors}
 
 
 @lru_cache(maxsize=8)

@@ -68,6 +68,9 @@ def test_an_invalid_hand_shows_the_engine_message(phone, shots):
     page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'error'")
     # the engine's own message (scoring/engine/tiles.py), not a page's guess
     assert "unexpected character 'x' at position 6" in page.locator(".tp-result").inner_text()
+    # and what to do, in the page's language
+    result = page.locator(".tp-result").inner_text()
+    assert "牌的写法：数字加万/筒/条或 m/p/s，例如 123m。" in result
     shots(page, "notation refused")
     field.fill("")
     for tile in [

@@ -397,7 +397,12 @@
 
   Picker.prototype.showErrors = function (data) {
     var errors = (data && data.errors) || [];
-    var items = errors.map(function (e) { return "<li>" + esc(e.message) + "</li>"; }).join("");
+    var known = words().errors || {};
+    var items = errors.map(function (e) {
+      // the words the pages use for the code, then the engine's own (it says where)
+      if (!known[e.code]) return "<li>" + esc(e.message) + "</li>";
+      return "<li>" + esc(known[e.code]) + ' <small class="muted">' + esc(e.message) + "</small></li>";
+    }).join("");
     this.show("error", data, '<div class="errors tp-errors"><ul>' + items + "</ul></div>");
   };
 
