@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "scoring",
     "clubs",
     "tournaments",
+    "ratings",
     "pages",
 ]
 

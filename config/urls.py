@@ -16,6 +16,7 @@ api_v1_patterns = [
     path("", include("clubs.urls")),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("ratings.urls")),
 ]
 
 urlpatterns = [

@@ -9,7 +9,8 @@ from functools import lru_cache
 from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Hand, Membership, Player, Seat
-from clubs.selectors import can_read, sessions_totals
+from clubs.outcomes import session_outcomes
+from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
@@ -130,23 +131,15 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
     done = [t for t in tables if t[5] or t[4] >= tournament.hands_per_table]
     if not done:
         return {}
-    totals = sessions_totals([t[3] for t in done])
-    seats: dict[int, list[int]] = defaultdict(list)
-    for session_id, player_id in (
-        Seat.objects.filter(session_id__in=[t[3] for t in done])
-        .order_by("session_id", "number")
-        .values_list("session_id", "player_id")
-    ):
-        seats[session_id].append(player_id)
-    out = {}
-    for pk, round_number, number, session_id, _, _ in done:
-        book = totals[session_id]
-        out[pk] = TableResult(
+    outcomes = session_outcomes(t[3] for t in done)
+    return {
+        pk: TableResult(
             round=round_number,
             table=number,
-            scores=tuple((p, book.of_player(p)) for p in seats[session_id]),
+            scores=tuple((s.player_id, s.score) for s in outcomes[session_id].seats),
         )
-    return out
+        for pk, round_number, number, session_id, _, _ in done
+    }
 
 
 def _tables_counted(**filters) -> QuerySet[Table]:
@@ -317,3 +310,10 @@ def round_detail(round_: Round) -> RoundDetail:
         ),  # fmt: skip
         bye_rows=tuple(row for row in rows if row.table is None),
     )
+
+
+def tournament_of_session(session_id: int) -> int | None:
+    """The id of the tournament whose table the session is (None for a club's own table)."""
+    return (
+        Table.objects.filter(session_id=session_id).values_list("round__tournament_id", flat=True)
+    ).first()

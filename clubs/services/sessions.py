@@ -1,7 +1,8 @@
 """Table sessions (一桌): open one, change it, close and reopen it, enter its final results.
 
-One transaction each; a change to a session's results asks for ``clubs.session_changed``
-through the outbox, which the apps built on sessions follow (tournament standings).
+One transaction each; a change to a session's results, and closing or reopening it, asks for
+``clubs.session_changed`` through the outbox, which the apps built on sessions follow
+(tournament standings, ratings and statistics).
 """
 
 from __future__ import annotations
@@ -147,6 +148,8 @@ def session_close(*, session: TableSession) -> TableSession:
         session.status = TableSession.Status.CLOSED
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
+        # a closed session is finished: what is built on finished sessions follows (ratings)
+        enqueue(session_changed.name, session.pk)
     return session
 
 
@@ -160,6 +163,7 @@ def session_reopen(*, session: TableSession) -> TableSession:
         session.status = TableSession.Status.OPEN
         session.closed_at = None
         session.save(update_fields=["status", "closed_at"])
+        enqueue(session_changed.name, session.pk)
     return session
 
 

@@ -1,0 +1,259 @@
+"""Keeping ratings and the statistics' lines in step with the sessions they come from.
+
+:func:`session_refresh` is what runs after every change to a session (a hand recorded,
+corrected or deleted, totals entered, the session closed or reopened; the
+``ratings.refresh_session`` task, queued through the outbox by ``clubs.session_changed``): it
+rewrites the session's :class:`SessionLine` and :class:`WinLine` rows from its hands, and when
+the session's places changed (it was finished, reopened, corrected), re-rates its pool from
+that session onward: the ratings before it stand, everything after it is rated again in order.
+:func:`pool_recompute` rates a pool from scratch; both run the same replay, so they give the
+same numbers (``tests/ratings/test_incremental.py``).
+
+Everything about one pool happens under a lock on its row: two workers never rate one pool at
+once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+
+from clubs.models import TableSession
+from clubs.outcomes import SessionOutcome, session_hand_records, session_outcome
+from ratings import system
+from ratings.facts import session_facts
+from ratings.models import (
+    Rating,
+    RatingChange,
+    RatingPool,
+    RatingSystem,
+    SessionLine,
+    WinLine,
+)
+from tournaments.selectors import tournament_of_session
+
+BATCH = 2000
+
+
+def current_system() -> RatingSystem:
+    rating_system, _ = RatingSystem.objects.get_or_create(
+        key=system.system_key(),
+        defaults={
+            "model": system.MODEL_NAME,
+            "parameters": system.PARAMETERS,
+            "library_version": system.LIBRARY_VERSION,
+        },
+    )
+    return rating_system
+
+
+def _pool_locked(club_id: int, tournament_id: int | None) -> RatingPool:
+    """The pool's row, locked until the transaction ends (created when first needed)."""
+    pools = RatingPool.objects.select_for_update()
+    pool = pools.filter(club_id=club_id, tournament_id=tournament_id).first()
+    if pool is None:
+        RatingPool.objects.get_or_create(
+            club_id=club_id, tournament_id=tournament_id, defaults={"system": current_system()}
+        )
+        pool = pools.get(club_id=club_id, tournament_id=tournament_id)
+    return pool
+
+
+def _pool_lines(pool: RatingPool):
+    """The statistics' lines of the sessions a pool rates."""
+    if pool.tournament_id is not None:
+        return SessionLine.objects.filter(tournament_id=pool.tournament_id)
+    return SessionLine.objects.filter(club_id=pool.club_id, kind=TableSession.Kind.CLUB)
+
+
+def _from(key: tuple[datetime, int]) -> Q:
+    """Rows at or after a session in play order (start time, then session id)."""
+    played_at, session_id = key
+    return Q(played_at__gt=played_at) | Q(played_at=played_at, session_id__gte=session_id)
+
+
+# --- the statistics' lines -------------------------------------------------------------------
+
+
+def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
+    SessionLine.objects.filter(session_id=outcome.session_id).delete()
+    WinLine.objects.filter(session_id=outcome.session_id).delete()
+    if not outcome.finished or len(outcome.seats) != 4:
+        return
+    facts = session_facts(session_hand_records(outcome.session_id))
+    player_of = [s.player_id for s in outcome.seats]
+    where = {
+        "session_id": outcome.session_id,
+        "club_id": outcome.club_id,
+        "tournament_id": tournament_id,
+        "kind": outcome.kind,
+        "started_at": outcome.started_at,
+    }
+    SessionLine.objects.bulk_create(
+        SessionLine(
+            **where,
+            player_id=seat.player_id,
+            seat=seat.seat,
+            score=seat.score,
+            place=seat.place,
+            tied=seat.tied,
+            entered=outcome.entered,
+            exchanged={str(player_of[other]): net for other, net in f.exchanged.items()},
+            **f.as_fields(),
+        )
+        for seat, f in zip(outcome.seats, facts.seats, strict=True)
+    )
+    WinLine.objects.bulk_create(
+        WinLine(
+            **where,
+            player_id=player_of[w.seat],
+            hand_number=w.hand_number,
+            preset=w.preset,
+            pattern=w.pattern,
+            roots=w.roots,
+            amount=w.amount,
+            order=w.order,
+            self_draw=w.self_draw,
+            verified=w.verified,
+        )
+        for w in facts.wins
+    )
+
+
+# --- rating a pool ---------------------------------------------------------------------------
+
+
+def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
+    """Rate the pool's sessions from ``key`` on (None: all of them) again; answers how many
+    sessions were rated. The ratings before ``key`` stand: each player's skill before it is
+    the skill his first rated session from there on started from."""
+    rating_system = pool.system
+    current = {r.player_id: r for r in pool.ratings.all()}
+    state: dict[int, tuple[system.Skill, int]] = {
+        pid: (system.Skill(r.mu, r.sigma), r.sessions) for pid, r in current.items()
+    }
+    later = pool.changes.all() if key is None else pool.changes.filter(_from(key))
+    seen: set[int] = set()
+    for pid, mu, sigma, number in later.order_by("played_at", "session_id").values_list(
+        "player_id", "mu_before", "sigma_before", "number"
+    ):
+        if pid not in seen:
+            seen.add(pid)
+            state[pid] = (system.Skill(mu, sigma), number - 1)
+    later.delete()
+
+    lines = _pool_lines(pool)
+    if key is not None:
+        lines = lines.filter(
+            Q(started_at__gt=key[0]) | Q(started_at=key[0], session_id__gte=key[1])
+        )
+    tables: dict[int, list[tuple[datetime, int, int, int]]] = defaultdict(list)
+    for session_id, started_at, player_id, place, score in lines.order_by(
+        "started_at", "session_id", "seat"
+    ).values_list("session_id", "started_at", "player_id", "place", "score"):
+        tables[session_id].append((started_at, player_id, place, score))
+
+    changes: list[RatingChange] = []
+    for session_id, seats in tables.items():  # in play order: dicts keep insertion order
+        if len(seats) != 4:
+            continue
+        skills = [state.get(p, (system.Skill(), 0))[0] for _, p, _, _ in seats]
+        rated = system.rate_table(skills, [place for _, _, place, _ in seats])
+        for (played_at, player_id, place, score), r in zip(seats, rated, strict=True):
+            number = state.get(player_id, (None, 0))[1] + 1
+            state[player_id] = (r.after, number)
+            changes.append(
+                RatingChange(
+                    pool=pool, player_id=player_id, session_id=session_id,
+                    system=rating_system, played_at=played_at, number=number, score=score,
+                    place=place, expected_place=r.expected_place,
+                    expected_probability=r.expected_probability,
+                    mu_before=r.before.mu, sigma_before=r.before.sigma,
+                    mu_after=r.after.mu, sigma_after=r.after.sigma,
+                    rating_before=r.before.display, rating_after=r.after.display,
+                )
+            )  # fmt: skip
+    RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+
+    touched = seen | {c.player_id for c in changes}
+    gone = [pid for pid in touched if state[pid][1] == 0]
+    pool.ratings.filter(player_id__in=gone).delete()
+    kept = [(pid, *state[pid]) for pid in touched if state[pid][1] > 0]
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                pool=pool, player_id=pid, system=rating_system, mu=skill.mu, sigma=skill.sigma,
+                rating=skill.display, sessions=n,
+            )
+            for pid, skill, n in kept
+        ],
+        batch_size=BATCH,
+        update_conflicts=True,
+        unique_fields=["pool", "player"],
+        update_fields=["system", "mu", "sigma", "rating", "sessions"],
+    )  # fmt: skip
+    return len(tables)
+
+
+def _rated_as(pool: RatingPool, session_id: int) -> tuple[datetime | None, set[tuple[int, ...]]]:
+    """When the session was rated as played, and its (player, place, score) then."""
+    rows = pool.changes.filter(session_id=session_id).values_list(
+        "played_at", "player_id", "place", "score"
+    )
+    rows = list(rows)
+    return (rows[0][0] if rows else None), {row[1:] for row in rows}
+
+
+def session_refresh(*, session_id: int) -> dict[str, Any]:
+    """After a change to a session: its lines follow its hands, its pool's ratings its places."""
+    outcome = session_outcome(session_id)
+    if outcome is None:  # deleted since (a table opened by mistake): nothing was rated
+        return {"session": session_id, "rated": 0}
+    tournament_id = tournament_of_session(session_id)
+    with transaction.atomic():
+        pool = _pool_locked(outcome.club_id, tournament_id)
+        _write_lines(outcome, tournament_id)
+        if outcome.kind != TableSession.Kind.CLUB and tournament_id is None:
+            return {"session": session_id, "rated": 0}
+        if pool.system.key != system.system_key():  # another model since: all of it again
+            pool.system = current_system()
+            pool.save(update_fields=["system"])
+            return {"session": session_id, "rated": _recompute_locked(pool)}
+        rated_at, rated = _rated_as(pool, session_id)
+        now = (
+            {(s.player_id, s.place, s.score) for s in outcome.seats}
+            if outcome.finished and len(outcome.seats) == 4
+            else set()
+        )
+        if now == rated and (not rated or rated_at == outcome.started_at):
+            return {"session": session_id, "rated": 0}
+        key = outcome.key if rated_at is None else min(outcome.key, (rated_at, session_id))
+        return {"session": session_id, "rated": _replay(pool, key)}
+
+
+def _recompute_locked(pool: RatingPool) -> int:
+    pool.changes.all().delete()
+    pool.ratings.all().delete()
+    return _replay(pool, None)
+
+
+def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
+    """Rate a pool from scratch (from its lines); answers how many sessions were rated."""
+    with transaction.atomic():
+        pool = _pool_locked(club_id, tournament_id)
+        pool.system = current_system()
+        pool.save(update_fields=["system"])
+        return _recompute_locked(pool)
+
+
+def lines_rebuild(*, session_ids: list[int]) -> None:
+    """Write the lines of these sessions again from their hands (``ratings_recompute``)."""
+    for session_id in session_ids:
+        outcome = session_outcome(session_id)
+        if outcome is not None:
+            with transaction.atomic():
+                _write_lines(outcome, tournament_of_session(session_id))
