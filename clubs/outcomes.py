@@ -7,8 +7,9 @@ how many hands it had and how many of them were declared rather than shown, and 
 finished. Tournament standings, ratings and player statistics all read it, so that a table
 counts the same everywhere.
 
-A session is **finished** when it is closed, when its final totals were entered, or when it has
-played the fixed number of hands its table takes (a tournament table's ``hand_limit``).
+A session is **finished** when it is closed; a table that plays a fixed number of hands (a
+tournament table's ``hand_limit``) is finished as well once it has played them or its final
+totals were entered. A club table that is still open is still being played, whatever it holds.
 """
 
 from __future__ import annotations
@@ -121,10 +122,8 @@ def session_outcomes(session_ids: Iterable[int]) -> dict[int, SessionOutcome]:
         book = totals[pk]
         scores = [book.of_player(p) for _, p, _ in seats[pk]]
         shared = places(scores)
-        finished = (
-            status == TableSession.Status.CLOSED
-            or entered > 0
-            or (limit is not None and live >= limit)
+        finished = status == TableSession.Status.CLOSED or (
+            limit is not None and (entered > 0 or live >= limit)
         )
         out[pk] = SessionOutcome(
             session_id=pk,
@@ -156,4 +155,13 @@ def session_hand_records(session_id: int) -> list[tuple[int, dict, dict]]:
         Hand.objects.filter(session_id=session_id, is_deleted=False)
         .order_by("number")
         .values_list("number", "record", "settlement")
+    )
+
+
+def session_ids_of(club_id: int) -> list[int]:
+    """Every session of a club, club tables and tournament tables, in play order."""
+    return list(
+        TableSession.objects.filter(club_id=club_id)
+        .order_by("started_at", "id")
+        .values_list("pk", flat=True)
     )

@@ -23,18 +23,24 @@ from django.db import transaction
 from django.db.models import Q
 
 from clubs.models import TableSession
-from clubs.outcomes import SessionOutcome, session_hand_records, session_outcome
+from clubs.outcomes import (
+    SessionOutcome,
+    session_hand_records,
+    session_ids_of,
+    session_outcome,
+    session_outcomes,
+)
 from ratings import system
 from ratings.facts import session_facts
+from ratings.fastpath import ChangeRow, changes_insert
 from ratings.models import (
     Rating,
-    RatingChange,
     RatingPool,
     RatingSystem,
     SessionLine,
     WinLine,
 )
-from tournaments.selectors import tournament_of_session
+from tournaments.selectors import tournament_ids_of, tournament_of_session
 
 BATCH = 2000
 
@@ -157,7 +163,7 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
     ).values_list("session_id", "started_at", "player_id", "place", "score"):
         tables[session_id].append((started_at, player_id, place, score))
 
-    changes: list[RatingChange] = []
+    changes: list[ChangeRow] = []
     for session_id, seats in tables.items():  # in play order: dicts keep insertion order
         if len(seats) != 4:
             continue
@@ -167,17 +173,13 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
             number = state.get(player_id, (None, 0))[1] + 1
             state[player_id] = (r.after, number)
             changes.append(
-                RatingChange(
-                    pool=pool, player_id=player_id, session_id=session_id,
-                    system=rating_system, played_at=played_at, number=number, score=score,
-                    place=place, expected_place=r.expected_place,
-                    expected_probability=r.expected_probability,
-                    mu_before=r.before.mu, sigma_before=r.before.sigma,
-                    mu_after=r.after.mu, sigma_after=r.after.sigma,
-                    rating_before=r.before.display, rating_after=r.after.display,
+                ChangeRow(
+                    pool.pk, player_id, session_id, rating_system.pk, played_at, number, score,
+                    place, r.expected_place, r.expected_probability, r.before.mu,
+                    r.before.sigma, r.after.mu, r.after.sigma, r.before.display, r.after.display,
                 )
             )  # fmt: skip
-    RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+    changes_insert(changes)
 
     touched = seen | {c.player_id for c in changes}
     gone = [pid for pid in touched if state[pid][1] == 0]
@@ -250,10 +252,17 @@ def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
         return _recompute_locked(pool)
 
 
-def lines_rebuild(*, session_ids: list[int]) -> None:
-    """Write the lines of these sessions again from their hands (``ratings_recompute``)."""
-    for session_id in session_ids:
-        outcome = session_outcome(session_id)
-        if outcome is not None:
+def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
+    """Everything of one club from scratch (``manage.py ratings_recompute``): the lines of
+    every session from its hands (unless ``lines`` is False), then the club's ratings and each
+    of its tournaments' ratings from the lines."""
+    sessions = session_ids_of(club_id)
+    if lines:
+        outcomes = session_outcomes(sessions)
+        for session_id in sessions:
             with transaction.atomic():
-                _write_lines(outcome, tournament_of_session(session_id))
+                _write_lines(outcomes[session_id], tournament_of_session(session_id))
+    rated = pool_recompute(club_id=club_id)
+    for tournament_id in tournament_ids_of(club_id):
+        rated += pool_recompute(club_id=club_id, tournament_id=tournament_id)
+    return {"sessions": len(sessions), "rated": rated}

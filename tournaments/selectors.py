@@ -317,3 +317,9 @@ def tournament_of_session(session_id: int) -> int | None:
     return (
         Table.objects.filter(session_id=session_id).values_list("round__tournament_id", flat=True)
     ).first()
+
+
+def tournament_ids_of(club_id: int) -> list[int]:
+    return list(
+        Tournament.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True)
+    )

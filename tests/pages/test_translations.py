@@ -20,7 +20,7 @@ from tests.helpers import ROOT
 
 CATALOGUE = ROOT / "pages" / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
-SOURCES = ("config", "core", "scoring", "clubs", "tournaments", "pages", "templates")
+SOURCES = ("config", "core", "scoring", "clubs", "tournaments", "ratings", "pages", "templates")
 
 
 def entries() -> list[polib.POEntry]:

@@ -1,0 +1,208 @@
+"""Ratings and statistics: the club ranking, a player's statistics, a full ratings recompute.
+
+Run by ``make bench`` (never part of ``make test``). Targets (issue "Ratings, statistics and
+awards"), server time, median:
+
+* ``GET /api/v1/clubs/{slug}/ranking/`` over 500 players and 20,000 hands: ≤ 80 ms;
+* ``GET /api/v1/players/{id}/stats/?club=…`` of a player with about 2,000 hands: ≤ 50 ms;
+* ``manage.py ratings_recompute --ratings-only`` of 10,000 sessions: ≤ 3 s.
+
+Each printed beside a naive reference measured in the same run: the ranking and the statistics
+computed by reading every hand's stored settlement in Python (what the read model saves), and
+the recompute beside openskill's own rating of the same 10,000 tables in memory (the floor:
+what is left is reading the lines and writing 40,000 history rows).
+
+The data: ``tests/ratings/generate.py`` (bulk rows as a club's history would stand: closed
+sessions of friends' tables, hands settled by the engine with their payments; a regular who
+sits at one table in ten), then the statistics' lines and the ratings built by
+``ratings_recompute`` (its time printed too). On a PostgreSQL database of its own
+(``BENCH_PG``, default host=127.0.0.1 port=5432 user=postgres; ``BENCH_DB`` xuezhan_bench_ratings),
+dropped and created afresh; SQLite in a temporary file when PostgreSQL cannot be used.
+No cache: every request reads the database.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench.postgres import recreate_database  # noqa: E402
+
+N = int(os.environ.get("BENCH_RATINGS_N", "30"))
+HOST = "127.0.0.1"
+PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
+DB = os.environ.get("BENCH_DB", "xuezhan_bench_ratings")
+
+
+def setup_django(folder: str) -> str:
+    reason = recreate_database(PG, DB)
+    if reason is None:
+        url, where = f"postgres://postgres@{HOST}:5432/{DB}", f"PostgreSQL ({DB})"
+    else:
+        url, where = f"sqlite:///{folder}/bench_ratings.sqlite3", f"SQLite ({reason})"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=url, DEBUG="false",
+        LOG_LEVEL="WARNING", THROTTLE_ANON="100000000/min", THROTTLE_USER="100000000/min",
+        ALLOWED_HOSTS="testserver,localhost",
+    )  # fmt: skip
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import logging
+    import warnings
+
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    logging.getLogger("django.request").setLevel(logging.ERROR)
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return where
+
+
+def timed(fn, n: int = N) -> list[float]:
+    fn()  # warm
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def line(label: str, ms: list[float]) -> str:
+    ms = sorted(ms)
+    p90 = ms[max(0, int(len(ms) * 0.9) - 1)]
+    return f"  {label:<62} median {statistics.median(ms):8.2f} ms   p90 {p90:8.2f} ms"
+
+
+def naive_ranking(club) -> int:
+    """The ranking's figures from every hand's settlement, read and counted in Python."""
+    from clubs.models import Hand, Seat
+    from ratings.facts import session_facts
+
+    seats: dict[int, list[int]] = {}
+    for sid, pid in Seat.objects.filter(session__club=club).order_by("session_id", "number") \
+            .values_list("session_id", "player_id"):  # fmt: skip
+        seats.setdefault(sid, []).append(pid)
+    by_session: dict[int, list] = {}
+    for sid, number, record, settlement in (
+        Hand.objects.filter(session__club=club, is_deleted=False)
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "record", "settlement")
+    ):
+        by_session.setdefault(sid, []).append((number, record, settlement))
+    wins: dict[int, int] = {}
+    for sid, hands in by_session.items():
+        facts = session_facts(hands)
+        for pid, f in zip(seats[sid], facts.seats, strict=True):
+            wins[pid] = wins.get(pid, 0) + f.wins
+    return len(wins)
+
+
+def naive_stats(player) -> int:
+    from clubs.models import Hand, Seat
+    from ratings.facts import session_facts
+
+    mine = dict(Seat.objects.filter(player=player).values_list("session_id", "number"))
+    by_session: dict[int, list] = {}
+    for sid, number, record, settlement in (
+        Hand.objects.filter(session_id__in=list(mine), is_deleted=False)
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "record", "settlement")
+    ):
+        by_session.setdefault(sid, []).append((number, record, settlement))
+    hands = 0
+    for sid, rows in by_session.items():
+        hands += session_facts(rows).seats[mine[sid]].hands
+    return hands
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        where = setup_django(folder)
+        from django.test import Client
+
+        from clubs.models import Hand, Seat
+        from ratings import system
+        from ratings.models import SessionLine
+        from ratings.services import club_recompute
+        from tests.ratings.generate import generated_club
+
+        print(f"ratings and statistics, in-process, {where}, N = {N}")
+        started = time.perf_counter()
+        big = generated_club(players=500, sessions=1250, hands_per_session=16, slug="bench-big")
+        made = time.perf_counter() - started
+        hands = Hand.objects.filter(session__club=big.club).count()
+        started = time.perf_counter()
+        club_recompute(club_id=big.club.pk)
+        built = time.perf_counter() - started
+        regular_hands = Seat.objects.filter(player=big.regular).count() * 16
+        print(f"  data: 500 players, 1,250 sessions, {hands:,} hands ({made:.1f} s to write);"
+              f" the regular: {regular_hands:,} hands")  # fmt: skip
+        print(f"  statistics' lines and ratings built from the hands: {built:.2f} s")
+
+        client = Client()
+        ranking_url = f"/api/v1/clubs/{big.club.slug}/ranking/"
+        stats_url = f"/api/v1/players/{big.regular.pk}/stats/?club={big.club.slug}"
+
+        def ranking():
+            r = client.get(ranking_url)
+            assert r.status_code == 200, r.content[:300]
+
+        def stats():
+            r = client.get(stats_url)
+            assert r.status_code == 200, r.content[:300]
+
+        print(line("GET /api/v1/clubs/{slug}/ranking/ (500 players, 20,000 hands)",
+                   timed(ranking)))  # fmt: skip
+        print(line("  naive: every hand's settlement read and counted", timed(
+            lambda: naive_ranking(big.club), n=3)))  # fmt: skip
+        print(line("GET /api/v1/players/{id}/stats/ (the regular)", timed(stats)))
+        print(line("  naive: his hands' settlements read and counted", timed(
+            lambda: naive_stats(big.regular), n=5)))  # fmt: skip
+
+        many = generated_club(players=400, sessions=10_000, slug="bench-many")
+        club_recompute(club_id=many.club.pk)
+        rated = SessionLine.objects.filter(club=many.club).count() // 4
+        tables = [
+            list(
+                SessionLine.objects.filter(session_id=s)
+                .order_by("seat")
+                .values_list("player_id", "place")
+            )  # fmt: skip
+            for s in many.session_ids[:0]
+        ]
+        lines = list(
+            SessionLine.objects.filter(club=many.club)
+            .order_by("started_at", "session_id", "seat")
+            .values_list("session_id", "player_id", "place")
+        )
+        tables = [lines[i : i + 4] for i in range(0, len(lines), 4)]
+
+        def openskill_only():
+            skills: dict[int, system.Skill] = {}
+            for table in tables:
+                rated_seats = system.rate_table(
+                    [skills.get(p, system.Skill()) for _, p, _ in table], [pl for _, _, pl in table]
+                )
+                for (_, p, _), r in zip(table, rated_seats, strict=True):
+                    skills[p] = r.after
+
+        recompute = timed(lambda: club_recompute(club_id=many.club.pk, lines=False), n=3)
+        floor = timed(openskill_only, n=3)
+        print(f"  ratings recompute of {rated:,} sessions (ratings_recompute --ratings-only):"
+              f" median {statistics.median(recompute) / 1000:.2f} s")  # fmt: skip
+        print(f"  floor: openskill alone on the same tables in memory:"
+              f" median {statistics.median(floor) / 1000:.2f} s")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
