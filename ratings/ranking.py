@@ -1,0 +1,258 @@
+"""The club ranking (排行榜): every player of a period with his rating and his figures.
+
+:func:`club_ranking` answers a :class:`ClubRanking`, the one read model JSON, CSV and the page
+render. It costs four queries whatever the number of players or hands: the club's lines added
+up per player (``ratings.club_lines``), the club pool's ratings, the rating changes of the
+period added up per player, and the club's display names.
+
+Decisions where the issue was silent:
+
+* The rating is the player's club rating now (the club pool's ``Rating``), whatever the
+  period; Δ is what the period's rated sessions did to it.
+* A figure without a denominator (a rate of a player without hands, his average win without a
+  win) is None, and sorts last in either direction; an unrated player's rating likewise.
+* ``sort=name`` orders by the name's pinyin (as the club's player list does), then the name;
+  ties of any other key are broken by the name as written, then the player id.
+* Ranks are shared on ties of the sort key (1, 1, 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
+
+from django.db.models import F, Sum
+
+from clubs.models import Club
+from clubs.pinyin import pinyin_keys
+from core.errors import Invalid, problem
+from ratings.club_lines import LineTotals, club_line_totals, display_names
+from ratings.models import PROVISIONAL_SESSIONS, Rating, RatingChange
+from ratings.periods import Period, period_from
+
+#: ``min_sessions`` above this is refused (inputs have limits)
+MAX_MIN_SESSIONS = 100_000
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    """One player's line of the ranking. Rates are exact floats (rounded when rendered)."""
+
+    rank: int
+    player_id: int
+    name: str
+    rating: float | None  # the club rating now; None: not rated yet
+    provisional: bool  # fewer rated sessions than PROVISIONAL_SESSIONS, or not rated
+    rated_sessions: int
+    delta: float  # what the period's rated sessions did to the rating
+    sessions: int
+    hands: int
+    total: int
+    places: tuple[int, int, int, int]
+    wins: int
+    self_draws: int
+    deal_ins: int
+    win_total: int
+    biggest_hand: int
+
+    @property
+    def average(self) -> float | None:
+        """Average score per session."""
+        return self.total / self.sessions if self.sessions else None
+
+    @property
+    def win_rate(self) -> float | None:
+        """胡牌率: wins per hand."""
+        return self.wins / self.hands if self.hands else None
+
+    @property
+    def self_draw_rate(self) -> float | None:
+        """自摸率: self-draws per win."""
+        return self.self_draws / self.wins if self.wins else None
+
+    @property
+    def deal_in_rate(self) -> float | None:
+        """点炮率: deal-ins per hand."""
+        return self.deal_ins / self.hands if self.hands else None
+
+    @property
+    def average_win(self) -> float | None:
+        """The average value of a win."""
+        return self.win_total / self.wins if self.wins else None
+
+    @property
+    def first_places(self) -> int:
+        return self.places[0]
+
+
+#: the sort keys and what each reads of a row (None sorts last)
+SORT_KEYS: dict[str, Callable[[RankingRow], Any]] = {
+    "rating": lambda r: r.rating,
+    "delta": lambda r: r.delta,
+    "sessions": lambda r: r.sessions,
+    "hands": lambda r: r.hands,
+    "total": lambda r: r.total,
+    "average": lambda r: r.average,
+    "win_rate": lambda r: r.win_rate,
+    "self_draw_rate": lambda r: r.self_draw_rate,
+    "deal_in_rate": lambda r: r.deal_in_rate,
+    "average_win": lambda r: r.average_win,
+    "biggest_hand": lambda r: r.biggest_hand,
+    "name": lambda r: (pinyin_keys(r.name)[0][0], r.name),
+    "first_places": lambda r: r.first_places,
+}
+#: the direction a key sorts in when none is asked for: a name A→Z, every figure largest first
+ASCENDING_BY_DEFAULT = frozenset({"name"})
+
+
+@dataclass(frozen=True)
+class ClubRanking:
+    club_id: int
+    period: Period
+    sort: str
+    descending: bool
+    min_sessions: int
+    rows: tuple[RankingRow, ...]
+
+    @property
+    def order(self) -> str:
+        return "desc" if self.descending else "asc"
+
+
+@dataclass(frozen=True)
+class RankingQuery:
+    """What ``?from=&to=&min_sessions=&sort=&order=`` ask for."""
+
+    period: Period
+    min_sessions: int = 0
+    sort: str = "rating"
+    descending: bool = True
+
+
+def _check(min_sessions: Any, sort: Any) -> list:
+    problems = []
+    if sort not in SORT_KEYS:
+        keys = ", ".join(SORT_KEYS)
+        problems.append(problem("sort", "invalid_choice", f"sort is one of: {keys}"))
+    valid = isinstance(min_sessions, int) and not isinstance(min_sessions, bool)
+    if not valid or not 0 <= min_sessions <= MAX_MIN_SESSIONS:
+        message = f"min_sessions is a whole number from 0 to {MAX_MIN_SESSIONS}"
+        problems.append(problem("min_sessions", "invalid", message))
+    return problems
+
+
+def ranking_query(params: Mapping[str, Any], zone: str) -> RankingQuery:
+    """The ranking a query string asks for; every problem of it at once (400)."""
+    problems: list = []
+    try:
+        period = period_from(params, zone)
+    except Invalid as e:
+        problems += e.problems
+        period = Period(zone=zone)
+    raw = params.get("min_sessions")
+    min_sessions: Any = 0
+    if raw not in (None, ""):
+        text = str(raw).strip()
+        # a few digits only: int() of thousands of digits is refused by Python itself
+        short = text.isascii() and text.isdigit() and len(text) <= len(str(MAX_MIN_SESSIONS))
+        min_sessions = int(text) if short else raw
+    sort = params.get("sort") or "rating"
+    problems += _check(min_sessions, sort)
+    order = params.get("order") or ""
+    if order not in ("", "asc", "desc"):
+        problems.append(problem("order", "invalid_choice", "order is asc or desc"))
+    if problems:
+        raise Invalid(problems)
+    descending = order == "desc" if order else sort not in ASCENDING_BY_DEFAULT
+    return RankingQuery(period, min_sessions, sort, descending)
+
+
+class _Rated(NamedTuple):
+    rating: float
+    sessions: int
+
+
+def _ratings(club: Club) -> dict[int, _Rated]:
+    """The club pool's ratings by player (the pool: the club's, no tournament's)."""
+    pool = Rating.objects.filter(pool__club=club, pool__tournament__isnull=True).order_by()
+    return {pid: _Rated(r, n) for pid, r, n in pool.values_list("player_id", "rating", "sessions")}
+
+
+def _deltas(club: Club, period: Period) -> dict[int, float]:
+    changes = RatingChange.objects.filter(pool__club=club, pool__tournament__isnull=True).filter(
+        period.q("played_at")
+    )
+    return dict(
+        changes.values("player_id")
+        .annotate(delta=Sum(F("rating_after") - F("rating_before")))
+        .order_by()
+        .values_list("player_id", "delta")
+    )
+
+
+def _row(line: LineTotals, name: str, rating: _Rated | None, delta: float) -> RankingRow:
+    return RankingRow(
+        rank=0,
+        player_id=line.player_id,
+        name=name,
+        rating=None if rating is None else rating.rating,
+        provisional=rating is None or rating.sessions < PROVISIONAL_SESSIONS,
+        rated_sessions=0 if rating is None else rating.sessions,
+        delta=delta,
+        sessions=line.sessions,
+        hands=line.hands,
+        total=line.total,
+        places=line.places,
+        wins=line.wins,
+        self_draws=line.self_draws,
+        deal_ins=line.deal_ins,
+        win_total=line.win_total,
+        biggest_hand=line.win_max,
+    )
+
+
+def ranked(rows: list[RankingRow], sort: str, descending: bool) -> list[RankingRow]:
+    """The rows in the order of ``sort`` (None last either way; ties by name, then player
+    id), each with its rank, shared on ties of the sort key."""
+    key = SORT_KEYS[sort]
+    rows = sorted(rows, key=lambda r: (r.name, r.player_id))
+    known = [r for r in rows if key(r) is not None]
+    known.sort(key=key, reverse=descending)  # stable: ties keep the name order
+    ordered = known + [r for r in rows if key(r) is None]
+    keys = [key(r) for r in ordered]
+    out: list[RankingRow] = []
+    for i, row in enumerate(ordered):
+        rank = out[-1].rank if i and keys[i - 1] == keys[i] else i + 1
+        out.append(replace(row, rank=rank))
+    return out
+
+
+def club_ranking(
+    club: Club,
+    period: Period,
+    *,
+    min_sessions: int = 0,
+    sort: str = "rating",
+    descending: bool = True,
+) -> ClubRanking:
+    """Every player with a session of the club's own tables in the period (and at least
+    ``min_sessions`` of them), ranked by ``sort``."""
+    problems = _check(min_sessions, sort)
+    if problems:
+        raise Invalid(problems)
+    lines = [t for t in club_line_totals(club, period) if t.sessions >= min_sessions]
+    ratings, deltas, names = _ratings(club), _deltas(club, period), display_names(club)
+    rows = [
+        _row(t, names.get(t.player_id) or t.player_name, ratings.get(t.player_id),
+             deltas.get(t.player_id) or 0.0)
+        for t in lines
+    ]  # fmt: skip
+    return ClubRanking(
+        club_id=club.pk,
+        period=period,
+        sort=sort,
+        descending=descending,
+        min_sessions=min_sessions,
+        rows=tuple(ranked(rows, sort, descending)),
+    )
