@@ -165,3 +165,8 @@ def session_ids_of(club_id: int) -> list[int]:
         .order_by("started_at", "id")
         .values_list("pk", flat=True)
     )
+
+
+def session_club_id(session_id: int) -> int | None:
+    """The club a session belongs to (None: no such session)."""
+    return TableSession.objects.filter(pk=session_id).values_list("club_id", flat=True).first()

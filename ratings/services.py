@@ -25,6 +25,7 @@ from django.db.models import Q
 from clubs.models import TableSession
 from clubs.outcomes import (
     SessionOutcome,
+    session_club_id,
     session_hand_records,
     session_ids_of,
     session_outcome,
@@ -212,12 +213,17 @@ def _rated_as(pool: RatingPool, session_id: int) -> tuple[datetime | None, set[t
 
 def session_refresh(*, session_id: int) -> dict[str, Any]:
     """After a change to a session: its lines follow its hands, its pool's ratings its places."""
-    outcome = session_outcome(session_id)
-    if outcome is None:  # deleted since (a table opened by mistake): nothing was rated
+    club_id = session_club_id(session_id)
+    if club_id is None:  # deleted since (a table opened by mistake): nothing was rated
         return {"session": session_id, "rated": 0}
     tournament_id = tournament_of_session(session_id)
     with transaction.atomic():
-        pool = _pool_locked(outcome.club_id, tournament_id)
+        pool = _pool_locked(club_id, tournament_id)
+        # read under the pool's lock: of two refreshes of one session, the one that locks last
+        # reads what the last write committed, and its lines stand
+        outcome = session_outcome(session_id)
+        if outcome is None:
+            return {"session": session_id, "rated": 0}
         _write_lines(outcome, tournament_id)
         if outcome.kind != TableSession.Kind.CLUB and tournament_id is None:
             return {"session": session_id, "rated": 0}

@@ -5,6 +5,7 @@
 * ``admin_user`` (pytest-django) / ``admin_api_client``: a superuser and a client logged in as it.
 * ``json_errors``: helper that asserts the error shape and returns the ``errors`` list.
 * ``silent_port``: a port where connections are accepted and never answered.
+* ``in_process_tasks``: Celery tasks run in this process, even where a broker is configured.
 
 The suite runs in the settings' test mode (``DJANGO_ENV=test``, set in ``pyproject.toml``): a
 fast password hasher, and throttle rates no test reaches by accident; a test that checks
@@ -21,6 +22,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.celery import app
 from tests.helpers import assert_error_shape
 
 
@@ -93,3 +95,14 @@ def silent_port():
     for conn in held:
         conn.close()
     server.close()
+
+
+@pytest.fixture
+def in_process_tasks():
+    """Celery tasks run in this process (its eager mode), even where CI configures a broker:
+    these tests are about what the tasks write. ``test_worker.py`` runs them on a worker."""
+    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved

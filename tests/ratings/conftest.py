@@ -52,6 +52,12 @@ class Club4:
             )
 
 
+@pytest.fixture(autouse=True)
+def _tasks_in_process(in_process_tasks):
+    """These tests are about what the tasks write: they run in this process when a write
+    commits, even where CI gives a broker (``tests/core/test_celery_worker.py`` runs a worker)."""
+
+
 @pytest.fixture
 def club4(db, django_capture_on_commit_callbacks):
     def make(**kw) -> Club4:

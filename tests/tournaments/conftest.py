@@ -6,22 +6,10 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Role
-from config.celery import app
 from tests.clubs.factories import ClubFactory
 from tests.helpers import client_for, member_login
 from tournaments import services
 from tournaments.models import Round, Tournament
-
-
-@pytest.fixture
-def in_process_tasks():
-    """Celery tasks run in this process (its eager mode), even where CI configures a broker:
-    these tests are about what the tasks write. ``test_worker.py`` runs them on a worker."""
-    saved = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
 
 
 @pytest.fixture
