@@ -29,15 +29,15 @@ from __future__ import annotations
 
 import os
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from tests.bench import timing  # noqa: E402
 
 N = int(os.environ.get("BENCH_PAGES_N", "50"))
 FORM = {"w1_seat": "1", "w1_from": "self", "w1_pattern": "qingyise", "w1_roots": "1",
@@ -87,19 +87,11 @@ def setup_django(folder: str) -> None:
 
 
 def timed(fn, n: int = N) -> list[float]:
-    fn()  # warm: templates compiled, rules pinned
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+    return timing.timed(fn, n)
 
 
 def line(label: str, ms: list[float]) -> str:
-    ms = sorted(ms)
-    p90 = ms[int(len(ms) * 0.9) - 1]
-    return f"  {label:<58} median {statistics.median(ms):6.2f} ms   p90 {p90:6.2f} ms"
+    return timing.line(label, ms, 58)
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import timing  # noqa: E402
 from tests.bench.postgres import recreate_database  # noqa: E402
 
 N = int(os.environ.get("BENCH_RATINGS_N", "30"))
@@ -68,19 +69,11 @@ def setup_django(folder: str) -> str:
 
 
 def timed(fn, n: int = N) -> list[float]:
-    fn()  # warm
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+    return timing.timed(fn, n)
 
 
 def line(label: str, ms: list[float]) -> str:
-    ms = sorted(ms)
-    p90 = ms[max(0, int(len(ms) * 0.9) - 1)]
-    return f"  {label:<62} median {statistics.median(ms):8.2f} ms   p90 {p90:8.2f} ms"
+    return timing.line(label, ms, 62)
 
 
 def naive_ranking(club) -> int:
@@ -172,14 +165,6 @@ def main() -> None:
         many = generated_club(players=400, sessions=10_000, slug="bench-many")
         club_recompute(club_id=many.club.pk)
         rated = SessionLine.objects.filter(club=many.club).count() // 4
-        tables = [
-            list(
-                SessionLine.objects.filter(session_id=s)
-                .order_by("seat")
-                .values_list("player_id", "place")
-            )  # fmt: skip
-            for s in many.session_ids[:0]
-        ]
         lines = list(
             SessionLine.objects.filter(club=many.club)
             .order_by("started_at", "session_id", "seat")
