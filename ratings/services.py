@@ -77,10 +77,10 @@ def _pool_lines(pool: RatingPool):
     return SessionLine.objects.filter(club_id=pool.club_id, kind=TableSession.Kind.CLUB)
 
 
-def _from(key: tuple[datetime, int]) -> Q:
+def _from(key: tuple[datetime, int], moment: str = "played_at") -> Q:
     """Rows at or after a session in play order (start time, then session id)."""
-    played_at, session_id = key
-    return Q(played_at__gt=played_at) | Q(played_at=played_at, session_id__gte=session_id)
+    at, session_id = key
+    return Q(**{f"{moment}__gt": at}) | Q(**{moment: at, "session_id__gte": session_id})
 
 
 # --- the statistics' lines -------------------------------------------------------------------
@@ -139,9 +139,8 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
     sessions were rated. The ratings before ``key`` stand: each player's skill before it is
     the skill his first rated session from there on started from."""
     rating_system = pool.system
-    current = {r.player_id: r for r in pool.ratings.all()}
     state: dict[int, tuple[system.Skill, int]] = {
-        pid: (system.Skill(r.mu, r.sigma), r.sessions) for pid, r in current.items()
+        r.player_id: (system.Skill(r.mu, r.sigma), r.sessions) for r in pool.ratings.all()
     }
     later = pool.changes.all() if key is None else pool.changes.filter(_from(key))
     seen: set[int] = set()
@@ -155,9 +154,7 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
 
     lines = _pool_lines(pool)
     if key is not None:
-        lines = lines.filter(
-            Q(started_at__gt=key[0]) | Q(started_at=key[0], session_id__gte=key[1])
-        )
+        lines = lines.filter(_from(key, "started_at"))
     tables: dict[int, list[tuple[datetime, int, int, int]]] = defaultdict(list)
     for session_id, started_at, player_id, place, score in lines.order_by(
         "started_at", "session_id", "seat"
@@ -204,10 +201,11 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
 
 def _rated_as(pool: RatingPool, session_id: int) -> tuple[datetime | None, set[tuple[int, ...]]]:
     """When the session was rated as played, and its (player, place, score) then."""
-    rows = pool.changes.filter(session_id=session_id).values_list(
-        "played_at", "player_id", "place", "score"
+    rows = list(
+        pool.changes.filter(session_id=session_id).values_list(
+            "played_at", "player_id", "place", "score"
+        )
     )
-    rows = list(rows)
     return (rows[0][0] if rows else None), {row[1:] for row in rows}
 
 
