@@ -9,10 +9,15 @@ hand record without ``ruleset``/``base``/``mode``, which the session supplies. T
 show 暗杠, 直杠 and 弯杠, 一炮多响, 杠上花, a drawn hand (流局) with 查花猪 and 查叫, and
 叫马 bettors. Each record respects the wall: never more than four copies of a tile, bettors'
 tiles included.
+
+:func:`demo_history_create` then gives the club its months of club evenings
+(``clubs.demo_history``), once: when the club has no history yet (also a demo club made before
+the history existed).
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -21,11 +26,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from clubs import demo_history
 from clubs.models import Club, Player, TableSession
 from clubs.services.clubs import club_create, player_create
 from clubs.services.hands import hand_record
 from clubs.services.sessions import session_close, session_create
-from core.demo import DemoReport
+from core.demo import DemoReport, each_task_once
 
 SLUG = "chengdu-teahouse"
 NAME = "成都茶馆麻将社"
@@ -236,9 +242,32 @@ def demo_club_create(*, username: str) -> DemoSummary:
     return summary
 
 
+@transaction.atomic
+def demo_history_create(*, username: str, days: int = demo_history.DAYS):
+    """The demo club's evenings of the last ``days`` days (``clubs.demo_history``); None
+    when there is no demo club, or it has its history already."""
+    club = Club.objects.filter(slug=SLUG).first()
+    if club is None or days <= 0 or demo_history.has_history(club):
+        return None
+    user = get_user_model().objects.get(username=username)
+    with each_task_once():  # each table's refresh once, not once per hand
+        return demo_history.history_create(club=club, user=user, days=days)
+
+
 def build_demo(*, username: str) -> DemoReport:
-    """``manage.py demo``'s step for this app (see ``core.demo``)."""
+    """``manage.py demo``'s step for this app (see ``core.demo``): the club, then its history
+    (``DEMO_DAYS`` days of evenings, default 100; 0: none)."""
     summary = demo_club_create(username=username)
+    days = int(os.environ.get("DEMO_DAYS", demo_history.DAYS))
+    history = demo_history_create(username=username, days=days)
     slug = summary.club.slug if summary.club else SLUG
-    links = (("club page", f"/clubs/{slug}/"), ("club API", f"/api/v1/clubs/{slug}/"))
-    return DemoReport(str(summary), created=summary.club is not None, links=links)
+    links = (
+        ("club page", f"/clubs/{slug}/"),
+        ("ranking", f"/clubs/{slug}/ranking/"),
+        ("club API", f"/api/v1/clubs/{slug}/"),
+        ("ranking API", f"/api/v1/clubs/{slug}/ranking/"),
+        ("awards API", f"/api/v1/clubs/{slug}/awards/"),
+    )
+    message = str(summary) if history is None else f"{summary}\n{history}"
+    created = summary.club is not None or history is not None
+    return DemoReport(message, created=created, links=links)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from clubs.demo import PLAYERS as CLUB_PLAYERS
 from clubs.demo import SLUG as CLUB_SLUG
 from clubs.demo import TABLE_ONE, TABLE_THREE
 from clubs.models import Club
@@ -69,7 +70,9 @@ def demo_tournament_create(*, username: str) -> TournamentSummary:
         name=NAME, slug=SLUG, user=user, club=club, rounds=4, hands_per_table=2,
         seating=Tournament.Seating.BALANCED, seed=2026,
     )  # fmt: skip
-    for i, membership in enumerate(club.memberships.select_related("player").order_by("pk")):
+    # the club's eight founding players (its history's regulars stay home) and eight guests
+    members = club.memberships.select_related("player").order_by("pk")[: len(CLUB_PLAYERS)]
+    for i, membership in enumerate(members):
         services.registration_create(
             tournament=tournament, player=membership.player, seed_rating=1600 - 10 * i
         )

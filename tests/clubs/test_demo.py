@@ -1,9 +1,11 @@
-"""The demo club (``clubs.demo``): eight players, three tables, hands the engine settled."""
+"""The demo club (``clubs.demo``): eight players, three tables, hands the engine settled (its
+history of club evenings, ``clubs.demo_history``, is tested in ``test_demo_history.py``)."""
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from clubs.demo import SLUG
+from clubs.demo import PLAYERS, SLUG
+from clubs.demo_history import NOTE, REGULARS
 from clubs.models import (
     Bettor,
     Club,
@@ -23,6 +25,11 @@ from tests.core.test_demo_command import run_demo
 pytestmark = pytest.mark.django_db
 
 
+def three_tables(club):
+    """The demo club's own three tables (not its history, not the tournament's)."""
+    return club.sessions.filter(tournament_table__isnull=True).exclude(notes__startswith=NOTE)
+
+
 def demo_counts() -> dict[str, int]:
     models = (Club, Player, Membership, TableSession, Seat, Bettor, Hand, HandRevision, Payment,
               RulesetSnapshot)  # fmt: skip
@@ -34,13 +41,17 @@ def test_demo_creates_the_public_club():
     club = Club.objects.get(slug=SLUG)
     assert club.is_public and club.name == "成都茶馆麻将社" and club.ruleset.preset == "chengdu"
     assert f"Created demo club {club.name}" in output
-    assert club.memberships.count() == 8
+    # its eight players and the six regulars of its evenings
+    names = set(club.memberships.values_list("player__name", flat=True))
+    assert names == {*PLAYERS, *REGULARS}
     owner = club.memberships.get(role=Role.OWNER)
     assert owner.player.user.username == "admin"
-    # the club's own tables (the demo tournament it hosts adds eight guests and its tables)
-    assert Player.objects.filter(entries__isnull=True).count() == 0
-    assert Player.objects.count() == 16
-    sessions = club.sessions.filter(tournament_table__isnull=True)
+    # the demo tournament it hosts adds eight guests: the eight play there, the regulars not
+    assert Player.objects.count() == 8 + 6 + 8
+    assert set(Player.objects.filter(entries__isnull=True).values_list("name", flat=True)) == set(
+        REGULARS
+    )
+    sessions = three_tables(club)
     assert sessions.count() == 3
     assert sessions.filter(status=TableSession.Status.CLOSED).count() == 2
     open_session = sessions.get(status=TableSession.Status.OPEN)
@@ -52,9 +63,7 @@ def test_demo_creates_the_public_club():
 
 def test_demo_hands_are_settled_by_the_engine_and_varied():
     run_demo()
-    hands = Hand.objects.filter(
-        session__club__slug=SLUG, session__tournament_table__isnull=True
-    ).select_related("session__ruleset")
+    hands = Hand.objects.filter(session__in=three_tables(Club.objects.get(slug=SLUG)))
     assert hands.count() == 7
     kongs, multi_winner, draws = set(), 0, 0
     for h in hands:
@@ -75,7 +84,7 @@ def test_demo_hands_are_settled_by_the_engine_and_varied():
     assert multi_winner >= 1  # 一炮多响
     assert draws >= 1
     assert Payment.objects.filter(reason="huazhu").exists()
-    bettor_payments = Payment.objects.filter(reason="bettor")  # only the club's tables bet
+    bettor_payments = Payment.objects.filter(reason="bettor")  # only these tables bet
     assert bettor_payments.exists()
     assert bettor_payments.filter(payee_bettor__isnull=False).exists()
     assert bettor_payments.filter(payer_bettor__isnull=False).exists()
@@ -99,4 +108,4 @@ def test_demo_club_uses_an_existing_player_of_the_admin():
     run_demo()
     club = Club.objects.get(slug=SLUG)
     assert club.memberships.get(role="owner").player.name == "管理员"
-    assert club.memberships.count() == 8
+    assert club.memberships.count() == 8 + len(REGULARS)

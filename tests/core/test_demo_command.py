@@ -10,6 +10,13 @@ from rest_framework.authtoken.models import Token
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _no_history(monkeypatch):
+    """The login is all these tests look at: the demo club without its months of evenings
+    (``DEMO_DAYS=0``; tests/clubs/test_demo_history.py runs them)."""
+    monkeypatch.setenv("DEMO_DAYS", "0")
+
+
 def run_demo(*args, **kwargs) -> str:
     out = StringIO()
     call_command("demo", *args, stdout=out, **kwargs)

@@ -7,6 +7,7 @@ step is idempotent.
 
 from __future__ import annotations
 
+import logging
 import os
 
 from django.conf import settings
@@ -41,6 +42,17 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if getattr(settings, "PRODUCTION", False) and not options["force"]:
             raise CommandError("Refusing to create demo data with DJANGO_ENV=production.")
+        # the tasks the demo's writes run in-process without a broker: their "succeeded" lines
+        # (hundreds for the demo club's history) would bury the login printed here
+        trace = logging.getLogger("celery.app.trace")
+        level = trace.level
+        trace.setLevel(max(logging.WARNING, trace.getEffectiveLevel()))
+        try:
+            self.build(options)
+        finally:
+            trace.setLevel(level)
+
+    def build(self, options) -> None:
         with transaction.atomic():
             self.create_admin(options["username"], options["password"])
             for module in demo_modules():

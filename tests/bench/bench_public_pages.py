@@ -1,0 +1,163 @@
+"""The pages players look at: the club ranking, a player's profile, tournament standings.
+
+Run by ``make bench`` (never part of ``make test``). Targets (issue "Pages players look at"),
+server time, median, the whole request in-process through Django's test client (middleware,
+language, template rendering), an anonymous visitor of a public club, Chinese:
+
+* ``GET /clubs/{slug}/ranking/`` over 500 players and 20,000 hands: ≤ 80 ms;
+* ``GET /players/{id}/`` of a player with about 2,000 hands: ≤ 80 ms;
+* ``GET /tournaments/{slug}/standings/`` of 1,000 players: ≤ 80 ms.
+
+Each printed beside its reference measured in the same run: the JSON API of the same data
+(``/api/v1/clubs/{slug}/ranking/``, ``/api/v1/players/{id}/stats/``,
+``/api/v1/tournaments/{slug}/standings/``), so what a page adds to its read is in view. A page
+that is not there yet says ``page not built: <path> answered 404`` and the rest goes on.
+
+The data: the club of ``tests/ratings/generate.py`` (500 players, 1,250 closed sessions of 16
+hands settled by the engine, a regular who sits at one table in ten), its statistics' lines
+and ratings built by ``ratings.services.club_recompute``; and a tournament of 1,000 registered
+players, :data:`ROUNDS` rounds seated by ``round_seat`` with zero-sum totals written in bulk
+(as ``bench_tournaments.py`` builds its big one), its standings computed. On a PostgreSQL
+database of its own (``BENCH_PG``, default host=127.0.0.1 port=5432 user=postgres;
+``BENCH_DB_PUBLIC_PAGES``, default xuezhan_bench_public_pages), dropped and created afresh;
+SQLite in a temporary file when PostgreSQL cannot be used. No cache: every request reads the
+database. ``BENCH_PUBLIC_PAGES_N`` runs per figure (default 30).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench import timing  # noqa: E402
+from tests.bench.postgres import recreate_database  # noqa: E402
+
+N = int(os.environ.get("BENCH_PUBLIC_PAGES_N", "30"))
+HOST = "127.0.0.1"
+PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
+DB = os.environ.get("BENCH_DB_PUBLIC_PAGES", "xuezhan_bench_public_pages")
+TARGET_MS = 80
+PLAYERS, ROUNDS = 1000, 6
+
+
+def setup_django(folder: str) -> str:
+    reason = recreate_database(PG, DB)
+    if reason is None:
+        url, where = f"postgres://postgres@{HOST}:5432/{DB}", f"PostgreSQL ({DB})"
+    else:
+        url, where = f"sqlite:///{folder}/bench_public_pages.sqlite3", f"SQLite ({reason})"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=url, DEBUG="false",
+        LOG_LEVEL="WARNING", THROTTLE_ANON="100000000/min", THROTTLE_USER="100000000/min",
+        ALLOWED_HOSTS="testserver,localhost",
+    )  # fmt: skip
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import logging
+    import warnings
+
+    import django
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    django.setup()
+    # after the settings' logging: an in-memory broker without a host, a page not built yet
+    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
+    logging.getLogger("django.request").setLevel(logging.ERROR)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from config.celery import app
+
+    # tasks queued on commit go to the in-memory broker, unconsumed: the bench builds what
+    # they would (lines, ratings, standings) itself, and a page's time is not theirs
+    app.conf.task_always_eager = False
+    return where
+
+
+def line(label: str, ms: list[float], target: bool = False) -> str:
+    out = timing.line(label, ms, 62)
+    if target:
+        verdict = "ok" if statistics.median(ms) <= TARGET_MS else "MISSED"
+        out += f"   target ≤ {TARGET_MS} ms: {verdict}"
+    return out
+
+
+def big_tournament(rnd: random.Random):
+    """1,000 registered players, ROUNDS rounds seated with their totals in, standings
+    computed (the way ``bench_tournaments.py`` builds its 1,000-player one)."""
+    from tests.bench.bench_tournaments import enter_totals, make_tournament
+    from tournaments import services
+    from tournaments.models import Round
+
+    t = make_tournament("bench-public-open", PLAYERS, ROUNDS, "random")
+    for _ in range(ROUNDS):
+        round_ = services.round_start(tournament=t)
+        services.round_seat(round_id=round_.pk)
+        enter_totals(Round.objects.get(pk=round_.pk), rnd)
+    services.standings_compute(tournament_id=t.pk)
+    return t
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        where = setup_django(folder)
+        from django.test import Client
+
+        from clubs.models import Hand, Seat
+        from ratings.services import club_recompute
+        from tests.ratings.generate import generated_club
+
+        print(f"pages players look at, in-process, {where}, N = {N}")
+        started = time.perf_counter()
+        big = generated_club(players=500, sessions=1250, hands_per_session=16, slug="bench-public")
+        club_recompute(club_id=big.club.pk)
+        hands = Hand.objects.filter(session__club=big.club).count()
+        regular_hands = Seat.objects.filter(player=big.regular).count() * 16
+        built = time.perf_counter() - started
+        print(f"  club: 500 players, 1,250 sessions, {hands:,} hands, lines and ratings built"
+              f" ({built:.1f} s); the regular: {regular_hands:,} hands")  # fmt: skip
+        started = time.perf_counter()
+        tournament = big_tournament(random.Random(2026))
+        print(f"  tournament: {PLAYERS:,} players, {ROUNDS} rounds seated and entered,"
+              f" standings computed ({time.perf_counter() - started:.1f} s)")  # fmt: skip
+
+        client = Client(HTTP_ACCEPT_LANGUAGE="zh-Hans")
+        club, player, t = big.club.slug, big.regular.pk, tournament.slug
+        figures = (
+            (f"/clubs/{club}/ranking/", "GET /clubs/{slug}/ranking/ (500 players, 20,000 hands)",
+             f"/api/v1/clubs/{club}/ranking/", "  reference: GET /api/v1/clubs/{slug}/ranking/"),
+            (f"/players/{player}/", f"GET /players/{{id}}/ (the regular, {regular_hands:,} hands)",
+             f"/api/v1/players/{player}/stats/", "  reference: GET /api/v1/players/{id}/stats/"),
+            (f"/tournaments/{t}/standings/", "GET /tournaments/{slug}/standings/ (1,000 players)",
+             f"/api/v1/tournaments/{t}/standings/",
+             "  reference: GET /api/v1/tournaments/{slug}/standings/"),
+        )  # fmt: skip
+        for page, page_label, api, api_label in figures:
+            first = client.get(page)
+            if first.status_code == 404:
+                print(f"  page not built: {page} answered 404")
+            else:
+                assert first.status_code == 200, (page, first.status_code)
+
+                def get_page(path=page):
+                    r = client.get(path)
+                    assert r.status_code == 200, (path, r.status_code)
+
+                print(line(page_label, timing.timed(get_page, N), target=True))
+
+            def get_api(path=api):
+                r = client.get(path)
+                assert r.status_code == 200, (path, r.status_code, r.content[:300])
+
+            print(line(api_label, timing.timed(get_api, N)))
+
+
+if __name__ == "__main__":
+    main()
