@@ -51,3 +51,26 @@ def pinyin_words(name: str) -> list[str]:
     from pypinyin import lazy_pinyin
 
     return lazy_pinyin(name)
+
+
+#: surnames read otherwise than their character usually is (曾 is céng in 曾经, zēng as a
+#: name): the reading a list of names sorts them by. Compound surnames the dictionary already
+#: reads right (尉迟 yuchi, 万俟 moqi, 长孙 zhangsun) need no entry.
+AS_SURNAME = {
+    "曾": "zeng", "单": "shan", "解": "xie", "仇": "qiu", "朴": "piao", "区": "ou", "查": "zha",
+    "盖": "ge", "乐": "yue", "缪": "miao", "覃": "qin", "翟": "zhai", "种": "chong",
+    "召": "shao", "秘": "bi", "员": "yun", "折": "she", "重": "chong", "繁": "po",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=PINYIN_CACHE_SIZE)
+def name_sort_key(name: str) -> tuple[str, str]:
+    """Where a name goes in a list ordered by pinyin ("where do I sit"): its full pinyin, the
+    surname read as a surname (曾十 → zengshi, after 张三 zhangsan), lower case; then the
+    name itself, so that names read alike keep one order. A Latin name sorts by its letters."""
+    from pypinyin import lazy_pinyin
+
+    words = lazy_pinyin(name)
+    if name and words and name[0] in AS_SURNAME:
+        words[0] = AS_SURNAME[name[0]]
+    return "".join(words).lower().replace(" ", ""), name

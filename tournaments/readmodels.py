@@ -171,3 +171,66 @@ class RoundDetail:
     tables_with_result: int
     table_rows: tuple[TableSeats, ...]
     bye_rows: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class TournamentOverview:
+    """What a tournament's home page shows besides the tournament itself: its entries, each
+    round with its progress, and the round in play (the latest seated one, None before)."""
+
+    players: int
+    withdrawn: int
+    rounds: tuple[RoundProgress, ...]
+    current: Round | None
+
+
+@dataclass(frozen=True)
+class RankChanges:
+    """How the standings moved since the end of the round before the latest one played
+    (``since``: that round, None when there is none yet): a player's rank then, by id. A
+    player without a table or a bye before the latest round is not in ``previous``."""
+
+    since: int | None
+    previous: Mapping[int, int]
+
+    def change(self, player: int, rank: int) -> int | None:
+        """Places gained (positive) or lost (negative); None when there is nothing to compare."""
+        before = self.previous.get(player)
+        return None if before is None else before - rank
+
+
+class LiveSeat(NamedTuple):
+    seat: int
+    player: int
+    name: str
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    """A table of the round in play: who sits there (seat 0 deals first), the hands recorded
+    so far out of the tournament's number, and whether it has its result (``done``: the hands
+    are in, or the totals were entered)."""
+
+    number: int
+    id: int
+    session: int
+    seats: tuple[LiveSeat, ...]
+    hands: int
+    hands_per_table: int
+    entered: bool
+    done: bool
+
+    @property
+    def started(self) -> bool:
+        return self.done or self.hands > 0
+
+
+@dataclass(frozen=True)
+class RoundLive:
+    """The round in play, table by table, with how many are done, playing, not started."""
+
+    round: Round
+    tables: tuple[LiveTable, ...]
+    done: int
+    playing: int
+    waiting: int

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -10,17 +11,23 @@ from django.db.models import Count, Q, QuerySet
 
 from clubs.models import Hand, Membership, Player, Seat
 from clubs.outcomes import session_outcomes
+from clubs.pinyin import name_sort_key
 from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
 from tournaments.readmodels import (
+    LiveSeat,
+    LiveTable,
+    RankChanges,
     RoundDetail,
+    RoundLive,
     RoundProgress,
     SeatRow,
     StandingRow,
     StandingsTable,
     TableSeats,
+    TournamentOverview,
 )
 from tournaments.seating import RoundSeating, TableSeating
 from tournaments.standings import (
@@ -323,3 +330,130 @@ def tournament_ids_of(club_id: int) -> list[int]:
     return list(
         Tournament.objects.filter(club_id=club_id).order_by("pk").values_list("pk", flat=True)
     )
+
+
+# --- reads of the tournament pages (pages/tournaments) ---------------------------------------
+
+
+def tournament_visible(user, slug: str) -> Tournament | None:
+    """The tournament with this slug if ``user`` may read it (``can_read_tournament``): a
+    private tournament does not exist for an outsider."""
+    tournament = Tournament.objects.select_related("club", "ruleset").filter(slug=slug).first()
+    if tournament is None or not can_read_tournament(user, tournament):
+        return None
+    return tournament
+
+
+def tournament_overview(tournament: Tournament) -> TournamentOverview:
+    """Its entries (active and withdrawn), every round with its progress, the round in play."""
+    counts = dict(
+        tournament.registrations.order_by()
+        .values_list("status")
+        .annotate(n=Count("pk"))
+        .values_list("status", "n")
+    )
+    rounds = list(tournament.round_set.order_by("number"))
+    for r in rounds:
+        r.tournament = tournament
+    seated = [r for r in rounds if r.status == Round.Status.SEATED]
+    return TournamentOverview(
+        players=counts.get(Registration.Status.ACTIVE, 0),
+        withdrawn=counts.get(Registration.Status.WITHDRAWN, 0),
+        rounds=tuple(rounds_progress(tournament, rounds)),
+        current=seated[-1] if seated else None,
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round in play: the latest seated one (None before the first is seated)."""
+    round_ = tournament.round_set.filter(status=Round.Status.SEATED).order_by("-number").first()
+    if round_ is not None:
+        round_.tournament = tournament
+    return round_
+
+
+def round_numbered(tournament: Tournament, number: int) -> Round | None:
+    round_ = tournament.round_set.filter(number=number).first()
+    if round_ is not None:
+        round_.tournament = tournament
+    return round_
+
+
+def live_tables(round_: Round) -> RoundLive:
+    """Each table of the round with its players and the hands recorded so far (two queries)."""
+    tournament = round_.tournament
+    per_table = tournament.hands_per_table
+    seats: dict[int, list[LiveSeat]] = defaultdict(list)
+    for session_id, number, player_id, name in (
+        Seat.objects.filter(session__tournament_table__round=round_)
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "player_id", "player__name")
+    ):
+        seats[session_id].append(LiveSeat(number, player_id, name))
+    tables = []
+    for pk, number, session_id, hands, entered in (
+        _tables_counted(round=round_)
+        .order_by("number")
+        .values_list("pk", "number", "session_id", "hands", "entered")
+    ):
+        done = bool(entered) or hands >= per_table
+        tables.append(
+            LiveTable(
+                number=number, id=pk, session=session_id, seats=tuple(seats[session_id]),
+                hands=min(hands, per_table), hands_per_table=per_table, entered=bool(entered),
+                done=done,
+            )
+        )  # fmt: skip
+    done = sum(t.done for t in tables)
+    playing = sum(t.started and not t.done for t in tables)
+    return RoundLive(round_, tuple(tables), done, playing, len(tables) - done - playing)
+
+
+def seats_by_name(rows: list[SeatRow]) -> list[SeatRow]:
+    """A round's seat rows (byes included) by the player's name in pinyin order, as a printed
+    "where do I sit" list reads: 陈 (chen) before 李 (li) before Tom before 曾 (zeng, read as a
+    surname: ``clubs.pinyin.name_sort_key``) before 张 (zhang)."""
+    return sorted(rows, key=lambda r: (*name_sort_key(r.name), r.player))
+
+
+#: rank changes computed, by snapshot and rules (a snapshot never changes: never stale)
+_CHANGES: OrderedDict[tuple, RankChanges] = OrderedDict()
+CHANGES_CACHE_SIZE = 16
+
+
+def rank_changes(tournament: Tournament, table: StandingsTable) -> RankChanges:
+    """Each player's rank at the end of the round before the latest one in ``table`` (the
+    highest round any player has a table or a bye in), by the same rules and tiebreak chain:
+    the standings computed again from the snapshot's own rounds, without a query. Before the
+    second round there is nothing to compare (``since`` None)."""
+    last = max((c.round for row in table.rows for c in row.rounds), default=0)
+    if last <= 1:
+        return RankChanges(None, {})
+    rules = replace(rules_of(tournament), tiebreaks=table.tiebreaks)
+    key = (tournament.pk, table.version, table.computed_at, rules)
+    if (hit := _CHANGES.get(key)) is not None:
+        _CHANGES.move_to_end(key)
+        return hit
+    players: list[int] = []
+    tables: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    byes: list[tuple[int, int]] = []
+    for row in table.rows:
+        earlier = [c for c in row.rounds if c.round < last]
+        if not earlier:
+            continue
+        players.append(row.player)
+        for c in earlier:
+            if c.bye:
+                byes.append((c.round, row.player))
+            else:
+                tables[(c.round, c.table)].append((row.player, c.table_score))
+    results = [TableResult(r, t, tuple(scores)) for (r, t), scores in tables.items()]
+    try:
+        before = compute_standings(players=players, results=results, byes=byes, rules=rules)
+    except StandingsError:  # a snapshot that does not add up shows no trend, never an error
+        return RankChanges(None, {})
+    changes = RankChanges(last - 1, {s.player: s.rank for s in before})
+    _CHANGES[key] = changes
+    if len(_CHANGES) > CHANGES_CACHE_SIZE:
+        _CHANGES.popitem(last=False)
+    return changes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubs.pinyin import PINYIN_CACHE_SIZE, pinyin_keys
+from clubs.pinyin import PINYIN_CACHE_SIZE, name_sort_key, pinyin_keys
 from clubs.selectors import club_players, name_matches
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.helpers import run_python
@@ -33,6 +33,15 @@ def test_a_surname_with_two_readings_matches_both():
     # 曾 is read zeng as a surname (曾小明) and ceng elsewhere: both find him
     assert name_matches("曾小明", "zengxiaoming") and name_matches("曾小明", "cengxiaoming")
     assert name_matches("曾小明", "zxm") and name_matches("曾小明", "cxm")
+
+
+def test_a_list_of_names_reads_a_surname_as_a_surname():
+    # 曾 zeng (not ceng), 单 shan (not dan), 解 xie (not jie); a Latin name by its letters
+    names = ["张三", "曾小明", "单田芳", "陈七", "解放", "Tom", "安九", "尉迟恭"]
+    assert sorted(names, key=name_sort_key) == [
+        "安九", "陈七", "单田芳", "Tom", "解放", "尉迟恭", "曾小明", "张三"
+    ]  # fmt: skip
+    assert name_sort_key("曾小明") == ("zengxiaoming", "曾小明")
 
 
 def test_the_pinyin_cache_is_bounded():

@@ -11,7 +11,10 @@ it. The rules the matrix spells out:
 - an invitation link is the capability itself: anyone holding it may open it;
 - account pages: sign-in and sign-up send a signed-in visitor on (302), the password page
   wants a login (302 to sign in);
-- actions are POST only (a GET is 405); refused writes change nothing.
+- actions are POST only (a GET is 405); refused writes change nothing;
+- a tournament follows ``tournaments.selectors.can_read_tournament``: a private one is its
+  club's (404 to outsiders of a members-only club), a public one is open to everyone, even in
+  a members-only club (whose own pages stay 404 to outsiders).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from clubs.services.invitations import invitation_create
 from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.helpers import db_state, login, member_login
 from tests.scoring.engine.records import PINGHU
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +60,14 @@ MEMBERS_CLUB = {
     "page-hand": (404, 404, 200, 200, 200, 200),
     "page-hand-edit": (404, 404, 403, 200, 200, 200),
     "page-invitation": EVERYONE,
+    # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
+    "page-tournament": (404, 404, 200, 200, 200, 200),
+    "page-tournament-standings": (404, 404, 200, 200, 200, 200),
+    "page-tournament-projector": (404, 404, 200, 200, 200, 200),
+    "page-tournament-live": (404, 404, 200, 200, 200, 200),
+    "page-tournament-print": (404, 404, 200, 200, 200, 200),
 }
+TOURNAMENT_PAGES = [name for name in MEMBERS_CLUB if name.startswith("page-tournament")]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
     "page-club": EVERYONE,
@@ -68,6 +79,7 @@ PUBLIC_CLUB = {
     "page-session-result": (302, 403, 403, 200, 200, 200),
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200),
+    **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
 }
 ACTIONS = (
     "logout",
@@ -107,6 +119,13 @@ def world(request):
     hand_record(session=session, data=PINGHU, user=owner)
     member = session.seats.get(number=0).player
     invitation = invitation_create(club=club, by=owner, role=Role.SCORER)
+    for slug, public in (("private-cup", False), ("open-cup", True)):
+        cup = tournament_services.tournament_create(
+            name=slug, slug=slug, user=owner, club=club, rounds=2, is_public=public
+        )
+        for i in range(4):
+            tournament_services.registration_create(tournament=cup, name=f"{slug} {i}")
+        tournament_services.round_seat(round_id=tournament_services.round_start(tournament=cup).pk)
     args = {
         "page-club": [club.slug],
         "page-club-players": [club.slug],
@@ -126,6 +145,8 @@ def world(request):
         "page-member-reset": [club.slug, member.memberships.get().pk],
         "page-invitation-create": [club.slug],
         "page-invitation-revoke": [club.slug, invitation.pk],
+        **dict.fromkeys(TOURNAMENT_PAGES, ["private-cup"]),
+        "page-tournament-print": ["private-cup", 1],
     }
     return club, args
 
@@ -149,6 +170,16 @@ def test_who_may_open_each_page(world, name):
         for role in ROLES
     )
     assert got == expected
+
+
+@pytest.mark.parametrize("name", TOURNAMENT_PAGES)
+def test_a_public_tournament_is_open_to_everyone_even_in_a_members_only_club(world, name):
+    club, args = world
+    cup = ["open-cup", *args[name][1:]]
+    got = tuple(client_as(role, club).get(reverse(name, args=cup)).status_code for role in ROLES)
+    assert got == EVERYONE
+    club_page = client_as("outsider", club).get(reverse("page-club", args=[club.slug]))
+    assert club_page.status_code == (404 if club.visibility == Club.Visibility.MEMBERS else 200)
 
 
 @pytest.mark.parametrize("name", [a for a in ACTIONS if a != "logout"])

@@ -1,0 +1,325 @@
+"""The tournament pages: home, standings, projector, printed seating, live tables.
+
+Access is ``tournaments.selectors.can_read_tournament``: a public tournament is open to all,
+even in a members-only club (whose club page stays hidden from outsiders: the pages link to the
+club, and to its tables, only for a visitor who may read it); a private tournament is 404 to
+anyone who is not a member of its club. Reads go through ``tournaments.selectors``; nothing
+here computes a rule: the standings are the latest snapshot, the trend is
+``selectors.rank_changes``, the progress of a table is ``selectors.live_tables``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_safe
+
+from clubs import selectors as club_selectors
+from pages.accounts.qr import qr_svg
+from pages.templatetags.tournament_words import wind_name
+from pages.words import chinese, name_text
+from tournaments import selectors
+from tournaments.models import Round, Tournament
+from tournaments.readmodels import RoundCell, StandingRow, StandingsTable
+from tournaments.serializers import fraction_text
+from tournaments.standings import TIEBREAKS
+
+#: seconds between two refreshes of the projector and of the live tables
+REFRESH_SECONDS = 30
+#: the projector's ``?refresh=`` (seconds) is kept within these
+REFRESH_BOUNDS = (5, 600)
+#: the columns every standings table shows, before the rest of the tiebreak chain
+LEADING = ("placement_points", "table_score")
+STATUS_TEXT = {
+    Tournament.Status.REGISTRATION: gettext_lazy("Registration open"),
+    Tournament.Status.RUNNING: gettext_lazy("Under way"),
+    Tournament.Status.FINISHED: gettext_lazy("Finished"),
+}
+ROUND_STATUS_TEXT = {
+    Round.Status.SEATING: gettext_lazy("Being seated"),
+    Round.Status.SEATED: gettext_lazy("Seated"),
+    Round.Status.FAILED: gettext_lazy("Seating failed"),
+}
+SEATING_TEXT = {
+    Tournament.Seating.BALANCED: gettext_lazy("balanced (fewest repeat meetings)"),
+    Tournament.Seating.SWISS: gettext_lazy("swiss (leaders together)"),
+    Tournament.Seating.RANDOM: gettext_lazy("random"),
+}
+SHOWS = ("standings", "seating")
+
+
+def tournament_for(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.tournament_visible(request.user, slug)
+    if tournament is None:
+        raise Http404
+    return tournament
+
+
+def _context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    """What every tournament page shows: the tournament, its club (a link only for a visitor
+    who may read the club) and the club's time zone for its dates."""
+    club = tournament.club
+    return {
+        "tournament": tournament,
+        "club": club,
+        "club_readable": club_selectors.can_read(request.user, club),
+        "zone": club.time_zone,
+        "status_text": STATUS_TEXT.get(tournament.status, tournament.status),
+        "now": timezone.now(),
+        **extra,
+    }
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+# --- the standings as lines ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One round of one player as a standings column shows it."""
+
+    cell: RoundCell | None
+
+    @property
+    def score(self) -> str:
+        return "" if self.cell is None else _signed(self.cell.table_score)
+
+    @property
+    def points(self) -> str:
+        return "" if self.cell is None else fraction_text(self.cell.placement_points)
+
+    @property
+    def sign(self) -> int:
+        return 0 if self.cell is None else self.cell.table_score
+
+
+@dataclass(frozen=True)
+class Line:
+    """A player's line: his row, his rank's change since the last round (None: nothing to
+    compare), the chain's values in column order and a cell per round."""
+
+    row: StandingRow
+    change: int | None
+    values: tuple[str, ...]
+    cells: tuple[Cell, ...]
+
+    @property
+    def trend(self) -> str:
+        """▲2, ▼1, = (no change), "" (nothing to compare)."""
+        if self.change is None:
+            return ""
+        if self.change > 0:
+            return f"▲{self.change}"
+        if self.change < 0:
+            return f"▼{-self.change}"
+        return "="
+
+    @property
+    def trend_words(self) -> str:
+        if self.change is None:
+            return ""
+        if self.change > 0:
+            return _("up %(n)s") % {"n": self.change}
+        if self.change < 0:
+            return _("down %(n)s") % {"n": -self.change}
+        return _("same place")
+
+    @property
+    def trend_class(self) -> str:
+        if self.change is None:
+            return "none"
+        return "up" if self.change > 0 else "down" if self.change < 0 else "same"
+
+
+def _value(row: StandingRow, code: str) -> str:
+    """A tiebreak's value as the standings write it."""
+    if code == "placement_points":
+        return fraction_text(row.placement_points)
+    if code == "table_score":
+        return _signed(row.table_score)
+    if code == "first_places":
+        return str(row.first_places)
+    if code == "best_table_score":
+        return "—" if row.best_table_score is None else _signed(row.best_table_score)
+    if code == "head_to_head":
+        return _signed(row.head_to_head) if row.shared or row.head_to_head else "—"
+    return ""
+
+
+@dataclass(frozen=True)
+class Standings:
+    table: StandingsTable
+    columns: tuple[Column, ...]
+    chain: tuple[str, ...]  # the tiebreak chain's names, in order
+    rounds: tuple[int, ...]  # the round columns
+    lines: tuple[Line, ...]
+    since: int | None  # the round the trend compares with
+
+
+def standings_of(tournament: Tournament, *, rounds: bool = True) -> Standings:
+    table = selectors.latest_standings(tournament)
+    changes = selectors.rank_changes(tournament, table)
+    codes = [c for c in LEADING if c not in table.tiebreaks] + list(table.tiebreaks)
+    columns = tuple(Column(code, name_text(TIEBREAKS[code].name)) for code in codes)
+    last = max((c.round for row in table.rows for c in row.rounds), default=0)
+    numbers = tuple(range(1, last + 1)) if rounds else ()
+    lines = []
+    for row in table.rows:
+        by_round = {c.round: c for c in row.rounds}
+        lines.append(
+            Line(
+                row=row,
+                change=changes.change(row.player, row.rank),
+                values=tuple(_value(row, c) for c in codes),
+                cells=tuple(Cell(by_round.get(n)) for n in numbers),
+            )
+        )
+    chain = tuple(name_text(TIEBREAKS[c].name) for c in table.tiebreaks)
+    return Standings(table, columns, chain, numbers, tuple(lines), changes.since)
+
+
+# --- seating as blocks ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int | None
+    wind: str
+    name: str
+    player: int
+    table: int | None
+    first_dealer: bool
+
+
+def _seat_line(row) -> SeatLine:
+    return SeatLine(row.seat, wind_name(row.seat), row.name, row.player, row.table,
+                    row.first_dealer)  # fmt: skip
+
+
+def _seating(round_: Round) -> dict[str, Any]:
+    detail = selectors.round_detail(round_)
+    tables = [
+        {"number": t.number, "session": t.session, "done": t.has_result,
+         "seats": [_seat_line(s) for s in t.seats]}
+        for t in detail.table_rows
+    ]  # fmt: skip
+    rows = [*(s for t in detail.table_rows for s in t.seats), *detail.bye_rows]
+    return {
+        "detail": detail,
+        "tables": tables,
+        "byes": [_seat_line(r) for r in detail.bye_rows],
+        "bye_names": ("、" if chinese() else ", ").join(r.name for r in detail.bye_rows),
+        "by_name": [_seat_line(r) for r in selectors.seats_by_name(rows)],
+    }
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+
+@require_safe
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Name, club, status, rules, the rounds with their progress, and links to the rest."""
+    tournament = tournament_for(request, slug)
+    overview = selectors.tournament_overview(tournament)
+    rounds = [
+        {"progress": p, "status": ROUND_STATUS_TEXT.get(p.round.status, p.round.status),
+         "seated": p.round.status == Round.Status.SEATED}
+        for p in overview.rounds
+    ]  # fmt: skip
+    context = _context(
+        request, tournament, overview=overview, rounds=rounds,
+        seated_rounds=sum(r["seated"] for r in rounds),
+        points=" / ".join(str(p) for p in tournament.placement_points),
+        seating_text=SEATING_TEXT.get(tournament.seating, tournament.seating),
+        chain=[name_text(TIEBREAKS[c].name) for c in tournament.tiebreaks if c in TIEBREAKS],
+    )  # fmt: skip
+    return render(request, "pages/tournaments/tournament.html", context)
+
+
+@require_safe
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """Rank, trend, the tiebreak chain's values named, a column per round."""
+    tournament = tournament_for(request, slug)
+    context = _context(request, tournament, standings=standings_of(tournament))
+    return render(request, "pages/tournaments/standings.html", context)
+
+
+def _refresh(asked: str | None) -> int:
+    """The projector's refresh period: ``?refresh=`` seconds within ``REFRESH_BOUNDS``."""
+    try:
+        seconds = int(asked) if asked else REFRESH_SECONDS
+    except ValueError:
+        seconds = REFRESH_SECONDS
+    return max(REFRESH_BOUNDS[0], min(REFRESH_BOUNDS[1], seconds))
+
+
+@require_safe
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """For the hall's screen: no navigation, large type, dark; the standings or the current
+    round's seating (``?show=``), refreshed every ``?refresh=`` seconds and scrolled by
+    ``tournament.js``, with a QR code of the tournament's public page."""
+    tournament = tournament_for(request, slug)
+    show = request.GET.get("show", SHOWS[0])
+    if show not in SHOWS:
+        show = SHOWS[0]
+    public_url = request.build_absolute_uri(reverse("page-tournament", args=[tournament.slug]))
+    context = _context(
+        request, tournament, show=show, qr=qr_svg(public_url), public_url=public_url,
+        refresh=(refresh := _refresh(request.GET.get("refresh"))),
+        keep="" if refresh == REFRESH_SECONDS else f"&refresh={refresh}",
+    )  # fmt: skip
+    if show == "standings":
+        context["standings"] = standings_of(tournament, rounds=False)
+    else:
+        current = selectors.current_round(tournament)
+        context["round"] = current
+        if current is not None:
+            context.update(_seating(current))
+    return render(request, "pages/tournaments/projector.html", context)
+
+
+@require_safe
+def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round's seating to print on A4: a block per table (seat winds, the first dealer) and
+    "where do I sit", every player by name in pinyin order. ``?cards=1``: a table a page."""
+    tournament = tournament_for(request, slug)
+    round_ = selectors.round_numbered(tournament, number)
+    if round_ is None:
+        raise Http404
+    seated = round_.status == Round.Status.SEATED
+    context = _context(
+        request, tournament, round=round_, cards=request.GET.get("cards") == "1", seated=seated,
+        round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
+    )  # fmt: skip
+    if seated:
+        context.update(_seating(round_))
+    return render(request, "pages/tournaments/print.html", context)
+
+
+@require_safe
+def live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The round in play, table by table: done, playing (hands so far of the number a table
+    plays) or not started; the page refreshes itself."""
+    tournament = tournament_for(request, slug)
+    current = selectors.current_round(tournament)
+    context = _context(
+        request, tournament, round=current, refresh=REFRESH_SECONDS,
+        live=None if current is None else selectors.live_tables(current),
+    )  # fmt: skip
+    return render(request, "pages/tournaments/live.html", context)
