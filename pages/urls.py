@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("pages.accounts.urls")),
     path("", include("pages.clubs.urls")),
     path("", include("pages.tables.urls")),
+    path("", include("pages.players.urls")),
     path("", include("pages.tiles.urls")),
 ]

@@ -56,6 +56,8 @@ MEMBERS_CLUB = {
     "page-hand": (404, 404, 200, 200, 200, 200),
     "page-hand-edit": (404, 404, 403, 200, 200, 200),
     "page-invitation": EVERYONE,
+    "page-club-ranking": (404, 404, 200, 200, 200, 200),
+    "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
@@ -68,6 +70,8 @@ PUBLIC_CLUB = {
     "page-session-result": (302, 403, 403, 200, 200, 200),
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200),
+    "page-club-ranking": EVERYONE,
+    "page-player": EVERYONE,
 }
 ACTIONS = (
     "logout",
@@ -126,6 +130,8 @@ def world(request):
         "page-member-reset": [club.slug, member.memberships.get().pk],
         "page-invitation-create": [club.slug],
         "page-invitation-revoke": [club.slug, invitation.pk],
+        "page-club-ranking": [club.slug],
+        "page-player": [member.pk],
     }
     return club, args
 
