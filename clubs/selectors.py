@@ -778,3 +778,19 @@ def declaration_menu(snapshot):
     patterns with their values, the hand-shape extras, the situation flags, the draw's
     declarations (the engine's menu, so a session's menu never changes with today's presets)."""
     return scoring_services.declaration_menu(snapshot)
+
+
+# --- a player's page ---------------------------------------------------------------------------
+
+
+def player_by_id(pk: int) -> Player | None:
+    """The player with this id, whoever may see him (the caller checks: a player's page asks
+    ``ratings.stats.player_stats``, which answers None for a player the visitor may not see)."""
+    return Player.objects.filter(pk=pk).first()
+
+
+def readable_clubs(user, slugs) -> list[Club]:
+    """The clubs of these slugs that ``user`` may read, by name (one query, and the user's
+    memberships once)."""
+    clubs = Club.objects.filter(slug__in=list(slugs)).order_by("name", "pk")
+    return [c for c in clubs if can_read(user, c)]

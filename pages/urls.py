@@ -8,6 +8,7 @@ urlpatterns = [
     path("", include("pages.accounts.urls")),
     path("", include("pages.clubs.urls")),
     path("", include("pages.tables.urls")),
+    path("", include("pages.players.urls")),
     path("", include("pages.tiles.urls")),
     path("", include("pages.tournaments.urls")),
 ]

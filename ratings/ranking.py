@@ -22,7 +22,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from django.db.models import F, Sum
+from django.db.models import F, Func, OuterRef, Subquery, Sum
+from django.db.models.functions import Coalesce
 
 from clubs.models import Club
 from clubs.pinyin import pinyin_keys
@@ -256,3 +257,41 @@ def club_ranking(
         min_sessions=min_sessions,
         rows=tuple(ranked(rows, sort, descending)),
     )
+
+
+# --- a player's place in his clubs' rankings (the profile's header) ---------------------------
+
+
+@dataclass(frozen=True)
+class ClubRank:
+    """Where a player stands in a club's ranking of all time, sorted by rating: his rank
+    (shared on ties, as :func:`ranked` gives it) among ``of`` rated players."""
+
+    club_id: int
+    rank: int
+    of: int
+
+
+def player_ranks(player_id: int, club_ids: list[int]) -> dict[int, ClubRank]:
+    """His rank by rating in each of these clubs' all-time rankings, by club id (a club where
+    he is not rated yet is left out). One query, however many players and clubs: the club
+    pool's ratings above his and in all, counted beside his own row. The all-time ranking
+    holds exactly the pool's rated players (a player whose sessions all went is unrated again,
+    ``ratings.services``), so this is the rank :func:`club_ranking` gives him by rating."""
+    if not club_ids:
+        return {}
+    pool = Rating.objects.filter(pool=OuterRef("pool")).order_by().values("pool")
+    count = Func(F("pk"), function="COUNT")
+    above = pool.filter(rating__gt=OuterRef("rating")).annotate(n=count).values("n")
+    rows = (
+        Rating.objects.filter(
+            player_id=player_id, pool__club_id__in=club_ids, pool__tournament__isnull=True
+        )
+        .annotate(
+            above=Coalesce(Subquery(above), 0),
+            of=Coalesce(Subquery(pool.annotate(n=count).values("n")), 0),
+        )
+        .order_by()
+        .values_list("pool__club_id", "above", "of")
+    )
+    return {club: ClubRank(club, above + 1, of) for club, above, of in rows}

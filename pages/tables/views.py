@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllow
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 
 from clubs import selectors
@@ -31,6 +31,7 @@ from clubs.services import hands as hand_services
 from clubs.services import sessions as session_services
 from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
 from core.names import Name
+from pages import charts
 from pages.base import error_messages
 from pages.tables import forms
 from pages.tables.widgets import chips, select, sheet_rows
@@ -312,6 +313,41 @@ def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[st
 # --- the table ---------------------------------------------------------------------------------
 
 
+def running_chart(sheet: selectors.TableSheet) -> charts.LineChart | None:
+    """Each seat's running total after every live hand, a line per seat from 0 (None for a
+    table without hands)."""
+    live = sheet.live_rows
+    if not live:
+        return None
+    series = []
+    for i, seat in enumerate(sheet.seats):
+        points = [(0.0, 0.0)] + [(float(r.hand.number), float(r.running[i])) for r in live]
+        total = live[-1].running[i]
+        label = f"{WINDS[seat.number]} {seat.player.name} {charts.signed(total)}"
+        series.append(charts.Series(label, points))
+    numbers = [0] + [r.hand.number for r in live]
+    low = min(v for r in live for v in r.running[: len(sheet.seats)])
+    high = max(v for r in live for v in r.running[: len(sheet.seats)])
+    return charts.line_chart(
+        series,
+        title=_("Running totals, hand by hand"),
+        desc=ngettext(
+            "Each seat's total after every hand, from 0 before the first: %(n)s hand, "
+            "lowest %(low)s, highest %(high)s.",
+            "Each seat's total after every hand, from 0 before the first: %(n)s hands, "
+            "lowest %(low)s, highest %(high)s.",
+            len(live),
+        )
+        % {"n": len(live), "low": charts.signed(min(low, 0)), "high": charts.signed(max(high, 0))},
+        x_label=_("Hand"),
+        y_label=_("Total"),
+        zero=0.0,
+        x_ticks=None if len(numbers) > 12 else [(float(n), str(n)) for n in numbers],
+        y_format=charts.signed,
+        id="running-chart",
+    )
+
+
 def _page(request, session, *, values=None, problems=(), errors=(), status=200):
     sheet = selectors.table_sheet(session)
     names, menu = _names(sheet)
@@ -345,6 +381,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         and not sheet.results,
         "errors": list(errors),
         "next_dealer_name": None,
+        "running_chart": running_chart(sheet),
     }  # fmt: skip
     if sheet.next_dealer is not None:
         context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name

@@ -66,6 +66,8 @@ MEMBERS_CLUB = {
     "page-tournament-projector": (404, 404, 200, 200, 200, 200),
     "page-tournament-live": (404, 404, 200, 200, 200, 200),
     "page-tournament-print": (404, 404, 200, 200, 200, 200),
+    "page-club-ranking": (404, 404, 200, 200, 200, 200),
+    "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
 TOURNAMENT_PAGES = [name for name in MEMBERS_CLUB if name.startswith("page-tournament")]
 PUBLIC_CLUB = {
@@ -80,6 +82,8 @@ PUBLIC_CLUB = {
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200),
     **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
+    "page-club-ranking": EVERYONE,
+    "page-player": EVERYONE,
 }
 ACTIONS = (
     "logout",
@@ -147,6 +151,8 @@ def world(request):
         "page-invitation-revoke": [club.slug, invitation.pk],
         **dict.fromkeys(TOURNAMENT_PAGES, ["private-cup"]),
         "page-tournament-print": ["private-cup", 1],
+        "page-club-ranking": [club.slug],
+        "page-player": [member.pk],
     }
     return club, args
 

@@ -1,0 +1,191 @@
+"""The club ranking page's words and links: the period asked for, the sortable columns, and a
+bad query in words.
+
+The ranking itself is ``ratings.ranking.club_ranking`` (what ``GET /api/v1/clubs/{slug}/
+ranking/`` answers); this module only turns the page's query string into that selector's
+query and back into links. The page's query is the API's (``from``, ``to``, ``min_sessions``,
+``sort``, ``order``) and ``period``: ``month`` or ``year`` (the club's current one, in its time
+zone), ``all``, or ``custom`` (the ``from``/``to`` dates; the default when dates are given).
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from core.errors import Invalid, problem
+from ratings.ranking import ASCENDING_BY_DEFAULT, MAX_MIN_SESSIONS, RankingQuery, ranking_query
+
+PERIODS = {
+    "month": _("This month"),
+    "year": _("This year"),
+    "all": _("All time"),
+    "custom": _("Your own dates"),
+}
+#: the query string's keys the page reads (and its links carry on)
+KEYS = ("period", "from", "to", "min_sessions", "sort", "order")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the ranking: its sort key ("" for one that does not sort), its heading and
+    what the heading's title explains."""
+
+    key: str
+    label: Promise | str
+    about: Promise | str = ""
+    num: bool = True
+
+
+COLUMNS = (
+    Column("", _("#"), _("Rank (shared on ties)")),
+    Column("name", _("Player"), num=False),
+    Column("rating", _("Rating"), _("Club rating now (openskill; a new player 1500)")),
+    Column("delta", _("Δ"), _("What the period did to the rating")),
+    Column("sessions", _("Sessions")),
+    Column("hands", _("Hands")),
+    Column("total", _("Total")),
+    Column("average", _("Average"), _("Score per session")),
+    Column("first_places", _("1st"), _("Sessions finished 1st (ties share the place)")),
+    Column("", _("2nd")),
+    Column("", _("3rd")),
+    Column("", _("4th")),
+    Column("win_rate", _("Win rate (胡牌率)"), _("Wins per hand")),
+    Column("self_draw_rate", _("Self-draw rate (自摸率)"), _("Self-drawn wins per win")),
+    Column("deal_in_rate", _("Deal-in rate (点炮率)"), _("Discards won on, per hand")),
+    Column("average_win", _("Average win"), _("What each payer paid for a win, on average")),
+    Column("biggest_hand", _("Biggest win"), _("The largest value of one win")),
+)
+
+#: a bad query's problems in words, by the field and code ``ranking_query`` gives
+PROBLEM_TEXT = {
+    ("from", "invalid_date"): _("The first day is not a date: write it as YYYY-MM-DD."),
+    ("to", "invalid_date"): _("The last day is not a date: write it as YYYY-MM-DD."),
+    ("to", "period_reversed"): _("The last day is before the first day."),
+    ("sort", "invalid_choice"): _("The ranking cannot be sorted that way: pick a column."),
+    ("order", "invalid_choice"): _("The order is asc (smallest first) or desc (largest first)."),
+    ("period", "invalid_choice"): _(
+        "The period is this month, this year, all time or your own dates."
+    ),
+}
+
+
+def problem_words(problems: list[dict[str, str]]) -> list[str]:
+    """A bad query's problems as sentences in the page's language."""
+    out = []
+    for p in problems:
+        if p["path"] == "min_sessions":
+            text = _("The fewest sessions is a whole number from 0 to %(max)s.") % {
+                "max": MAX_MIN_SESSIONS
+            }
+        else:
+            text = PROBLEM_TEXT.get((p["path"], p["code"]), p["message"])
+        out.append(str(text))
+    return out
+
+
+@dataclass(frozen=True)
+class PageQuery:
+    """What the page was asked for: the period's choice, the values of the form, and the
+    selector's query (None when the query string is bad: ``problems`` say why)."""
+
+    period: str
+    values: dict[str, str]
+    query: RankingQuery | None
+    problems: tuple[str, ...] = ()
+
+    def link(self, **changes: str | None) -> str:
+        """The page's query string with ``changes`` (None drops a key), for a link."""
+        values = {**self.values, **changes}
+        if values.get("period") != "custom":
+            values.pop("from", None)
+            values.pop("to", None)
+        kept = {k: values[k] for k in KEYS if values.get(k)}
+        return "?" + urlencode(kept) if kept else "?"
+
+    def api_params(self) -> str:
+        """The API's query string for the same ranking (the period as its dates)."""
+        q = self.query
+        params: dict[str, Any] = {"format": "csv"}
+        if q is not None:
+            if q.period.first_day:
+                params["from"] = q.period.first_day.isoformat()
+            if q.period.last_day:
+                params["to"] = q.period.last_day.isoformat()
+            if q.min_sessions:
+                params["min_sessions"] = q.min_sessions
+            params["sort"] = q.sort
+            params["order"] = "desc" if q.descending else "asc"
+        return urlencode(params)
+
+
+def period_days(choice: str, today: date) -> tuple[date | None, date | None]:
+    """The first and last day of ``month`` or ``year`` around ``today`` (the club's today)."""
+    if choice == "month":
+        last = calendar.monthrange(today.year, today.month)[1]
+        return today.replace(day=1), today.replace(day=last)
+    if choice == "year":
+        return date(today.year, 1, 1), date(today.year, 12, 31)
+    return None, None
+
+
+def page_query(params, zone: str, today: date) -> PageQuery:
+    """The page's query string read: the period resolved in the club's time zone, then the
+    ranking's own query (``ratings.ranking.ranking_query``: every problem of it at once)."""
+    values = {k: str(params.get(k, "")).strip()[:40] for k in KEYS if params.get(k)}
+    choice = values.get("period") or ("custom" if values.get("from") or values.get("to") else "all")
+    values["period"] = choice
+    problems = []
+    asked = {k: values.get(k, "") for k in ("min_sessions", "sort", "order")}
+    if choice in ("month", "year"):
+        first, last = period_days(choice, today)
+        asked |= {"from": first.isoformat(), "to": last.isoformat()}
+    elif choice == "custom":
+        asked |= {"from": values.get("from", ""), "to": values.get("to", "")}
+    elif choice != "all":
+        problems.append(problem("period", "invalid_choice", "unknown period"))
+    try:
+        query = ranking_query(asked, zone)
+    except Invalid as e:
+        problems += e.problems
+        query = None
+    if problems:
+        return PageQuery(choice, values, None, tuple(problem_words(problems)))
+    return PageQuery(choice, values, query)
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A column's heading as drawn: its link (sortable columns), and whether the ranking is
+    sorted by it and which way (for ``aria-sort`` and the arrow)."""
+
+    column: Column
+    href: str
+    sorted: str  # "ascending", "descending" or ""
+
+
+def headings(page: PageQuery) -> list[Heading]:
+    """Each column's heading: a sortable one links to the ranking sorted by it (the other way
+    round when it already is)."""
+    q = page.query
+    out = []
+    for c in COLUMNS:
+        if not c.key or q is None:
+            out.append(Heading(c, "", ""))
+            continue
+        if c.key == q.sort:
+            order = "asc" if q.descending else "desc"
+            out.append(
+                Heading(c, page.link(sort=c.key, order=order),
+                        "descending" if q.descending else "ascending")
+            )  # fmt: skip
+        else:
+            default = "asc" if c.key in ASCENDING_BY_DEFAULT else "desc"
+            out.append(Heading(c, page.link(sort=c.key, order=default), ""))
+    return out
