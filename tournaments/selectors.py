@@ -56,6 +56,19 @@ def tournaments_visible_to(user) -> QuerySet[Tournament]:
     return qs.filter(Q(is_public=True) | Q(club_id__in=clubs))
 
 
+#: the most tournaments a list on a page shows
+TOURNAMENTS_LISTED = 20
+
+
+def tournaments_listed(user, club=None) -> list[Tournament]:
+    """The tournaments a user may read, newest first (those of one club, when given): one
+    query."""
+    qs = tournaments_visible_to(user)
+    if club is not None:
+        qs = qs.filter(club=club)
+    return list(qs.order_by("-created_at", "-pk")[:TOURNAMENTS_LISTED])
+
+
 def players_visible_to(user) -> QuerySet[Player]:
     """The players a user may name by id: those he sees in clubs
     (``clubs.selectors.players_visible_to``) and those entered in tournaments he sees."""

@@ -27,6 +27,7 @@ from core.http import service_error_items
 from pages.base import ERROR_TEXT, club_for, require_role
 from pages.clubs.forms import ClubForm, PlayerForm, TableForm, slug_from_name
 from pages.clubs.rulesets import snapshot_choice
+from tournaments import selectors as tournament_selectors
 
 #: sessions the club page lists under "recent"
 RECENT_SESSIONS = 10
@@ -46,7 +47,11 @@ def apply_problems(form: forms.Form, exc: Exception, field_for: Callable[[str], 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The clubs you belong to (with your role), then the public clubs; sign in / sign up."""
-    return render(request, "pages/clubs/home.html", {"clubs": selectors.home_clubs(request.user)})
+    context = {
+        "clubs": selectors.home_clubs(request.user),
+        "tournaments": tournament_selectors.tournaments_listed(request.user),
+    }
+    return render(request, "pages/clubs/home.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -104,6 +109,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "rules": snapshot_choice(club.ruleset),
         "can_open": selectors.has_role(request.user, club, Role.SCORER),
         "can_add_players": selectors.has_role(request.user, club, Role.ORGANISER),
+        "tournaments": tournament_selectors.tournaments_listed(request.user, club),
     }
     return render(request, "pages/clubs/club.html", context)
 
