@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("pages.clubs.urls")),
     path("", include("pages.tables.urls")),
     path("", include("pages.tiles.urls")),
+    path("", include("pages.cards.urls")),
 ]

@@ -33,6 +33,7 @@ from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceErr
 from core.names import Name
 from pages.base import error_messages
 from pages.tables import forms
+from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
 from pages.words import chinese, roots_text, unit_amount, words_of_view
 
@@ -345,6 +346,9 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         and not sheet.results,
         "errors": list(errors),
         "next_dealer_name": None,
+        # a club table's evening, whose share card the page links (tournament tables: none)
+        "evening_day": selectors.session_day(session)
+        if session.kind == TableSession.Kind.CLUB else None,
     }  # fmt: skip
     if sheet.next_dealer is not None:
         context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
@@ -410,6 +414,8 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     sheet = selectors.table_sheet(session)
     row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
     revisions = [(r, changed_words(r.changes)) for r in selectors.hand_revisions(hand)]
+    names = {s.number: s.player.name for s in sheet.seats}
+    detail = hand_detail(selectors.hand_tiles(hand, session.ruleset), names)
     return render(
         request,
         "pages/tables/hand.html",
@@ -418,9 +424,8 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
             "hand": hand,
             "wins": _win_words(sheet, row),
             "verified": row.verified,
-            "words": words_of_view(
-                selectors.hand_view(hand), seats={s.number: s.player.name for s in sheet.seats}
-            ),
+            "words": words_of_view(selectors.hand_view(hand), seats=names),
+            "detail": detail,
             "nets": list(zip(sheet.seats, row.nets, strict=True)),
             "revisions": revisions,
             "can_change": _can(request, session, Role.SCORER)
