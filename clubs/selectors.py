@@ -35,7 +35,16 @@ from clubs.models import (
 from clubs.pinyin import pinyin_keys
 from clubs.transfers import EXACT_LIMIT as TRANSFERS_EXACT_LIMIT
 from clubs.transfers import settle as settle_transfers
+from core.names import Name
 from scoring import services as scoring_services
+from scoring.engine import (
+    EXTRA_NAMES,
+    PATTERN_NAMES,
+    EngineError,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
 
 # --- who may see what ------------------------------------------------------------------------
 
@@ -103,6 +112,12 @@ def players_visible_to(user) -> QuerySet[Player]:
         mine = Membership.objects.filter(player__user=user).values("club_id")
         seen |= Q(memberships__club__in=mine) | Q(user=user)
     return qs.filter(seen).distinct()
+
+
+def player_by_id(pk: int) -> Player | None:
+    """A player by id, whoever may see him (``players_visible_to`` and the statistics say
+    that)."""
+    return Player.objects.filter(pk=pk).first()
 
 
 # --- sessions and their totals ---------------------------------------------------------------
@@ -351,6 +366,11 @@ PUBLIC_CLUBS_SHOWN = 50
 def club_today(club: Club) -> date:
     """Today in the club's own time zone."""
     return timezone.now().astimezone(ZoneInfo(club.time_zone)).date()
+
+
+def session_day(session: TableSession) -> date:
+    """The club's day a session started on (its evening), in the club's own time zone."""
+    return session.started_at.astimezone(ZoneInfo(session.club.time_zone)).date()
 
 
 def club_day_bounds(club: Club, day: date) -> tuple[datetime, datetime]:
@@ -783,14 +803,190 @@ def declaration_menu(snapshot):
 # --- a player's page ---------------------------------------------------------------------------
 
 
-def player_by_id(pk: int) -> Player | None:
-    """The player with this id, whoever may see him (the caller checks: a player's page asks
-    ``ratings.stats.player_stats``, which answers None for a player the visitor may not see)."""
-    return Player.objects.filter(pk=pk).first()
-
-
 def readable_clubs(user, slugs) -> list[Club]:
     """The clubs of these slugs that ``user`` may read, by name (one query, and the user's
     memberships once)."""
     clubs = Club.objects.filter(slug__in=list(slugs)).order_by("name", "pk")
     return [c for c in clubs if can_read(user, c)]
+
+
+# --- a hand's tiles, for its page ----------------------------------------------------------------
+
+
+class MeldTiles(NamedTuple):
+    """A meld laid down: a pung (碰) or a kong (杠), 暗杠 when concealed; its tile in compact
+    notation (``"9s"``)."""
+
+    kind: str
+    tile: str
+    concealed: bool
+
+    @property
+    def size(self) -> int:
+        return 4 if self.kind == "kong" else 3
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        return (self.tile,) * self.size
+
+
+class DeclaredHand(NamedTuple):
+    """What a declared hand was (RULES §6): the pattern with its name under the session's rules,
+    its roots, the names of its extras."""
+
+    pattern: str
+    name: Name
+    roots: int
+    extras: tuple[Name, ...]
+
+
+class WinnerTiles(NamedTuple):
+    """One win as its page draws it: the winner's concealed tiles (sorted, the winning tile
+    apart), his melds, the winning tile, or what he was declared with; and the settlement's
+    win (pattern, roots, explanation lines, amount per payer)."""
+
+    event: int
+    seat: int
+    from_: int | None  # the discarder; None: self-drawn (自摸)
+    concealed: tuple[str, ...]
+    melds: tuple[MeldTiles, ...]
+    tile: str | None  # the winning tile (None when a declared win did not write it down)
+    declared: DeclaredHand | None  # None: shown by his tiles
+    pattern: str
+    pattern_name: Name
+    roots: int
+    amount: int
+    verified: bool
+    win: dict  # the settlement's win as stored: its ``lines``, ``value``, ``unit`` …
+
+
+class WaitTile(NamedTuple):
+    tile: str
+    dead: bool  # every copy is already in sight: it counts for 查叫 only where the rules say
+
+
+class DrawHandTiles(NamedTuple):
+    """A player still in at the draw (流局): his shown tiles and melds, or his declaration
+    (花猪, not ready, ready with the wait), and what the settlement found: 花猪, ready, the
+    tiles he waits on, the 查叫 value."""
+
+    seat: int
+    concealed: tuple[str, ...]
+    melds: tuple[MeldTiles, ...]
+    declared: str | None  # "huazhu", "not_ready", "ready"; None: shown by his tiles
+    declared_name: Name | None
+    wait: DeclaredHand | None  # a declared ready player's wait
+    huazhu: bool
+    ready: bool
+    waits: tuple[WaitTile, ...]
+    chajiao_value: int | None
+    verified: bool
+
+
+class HandTiles(NamedTuple):
+    """What a hand's page draws: each win, and each player still in at the draw."""
+
+    winners: tuple[WinnerTiles, ...]
+    draw: tuple[DrawHandTiles, ...]
+    drawn: bool  # the wall ran out (流局)
+    verified: bool  # everything was shown by tiles
+
+
+def _codes(text) -> tuple[str, ...]:
+    """A stored tile string (compact or Chinese notation) as sorted codes; () if unreadable."""
+    try:
+        return tuple(tile_name(t) for t in parse_tiles(text or ""))
+    except EngineError:
+        return ()
+
+
+def _code(text) -> str | None:
+    if not text:
+        return None
+    try:
+        return tile_name(parse_tile(text))
+    except EngineError:
+        return None
+
+
+def _meld_tiles(melds) -> tuple[MeldTiles, ...]:
+    out = []
+    for m in melds or ():
+        tile = _code(m.get("tile")) if isinstance(m, dict) else None
+        if tile is not None and m.get("kind") in ("pung", "kong"):
+            out.append(MeldTiles(m["kind"], tile, bool(m.get("concealed"))))
+    return tuple(out)
+
+
+def _declared(data, patterns: dict[str, Name], extras: dict[str, Name]) -> DeclaredHand | None:
+    if not isinstance(data, dict):
+        return None
+    code = str(data.get("pattern", ""))
+    return DeclaredHand(
+        code,
+        patterns.get(code) or PATTERN_NAMES.get(code) or Name(code, code),
+        int(data.get("roots") or 0),
+        tuple(
+            extras.get(e) or EXTRA_NAMES.get(e) or Name(str(e), str(e))
+            for e in data.get("extras") or ()
+        ),
+    )
+
+
+def hand_tiles(hand: Hand, ruleset) -> HandTiles:
+    """What to draw for a hand: its stored record's tiles (``concealed``, ``melds``, the win's
+    ``tile``; the draw's hands) beside its stored settlement's wins and draw. ``ruleset`` is
+    the session's snapshot: the names of patterns and declarations are the ones it pinned (大对子
+    in chengdu). No query; nothing is re-settled."""
+    record, settlement = hand.record or {}, hand.settlement or {}
+    menu = declaration_menu(ruleset)
+    patterns = {p.code: p.name for p in menu.patterns}
+    extras = {e.code: e.name for e in menu.extras}
+    states = {d.code: d.name for d in menu.draw}
+    events = record.get("events") or []
+    winners = []
+    for w in settlement.get("wins") or ():
+        event = events[w["event"]] if 0 <= w.get("event", -1) < len(events) else {}
+        shown = next((x for x in event.get("winners") or () if x.get("seat") == w["seat"]), {})
+        lines = w.get("lines") or []
+        base = lines[0] if lines and lines[0].get("code") == w.get("pattern") else None
+        name = Name(base["zh"], base["en"]) if base else patterns.get(w.get("pattern", ""))
+        declared = _declared(shown.get("declared"), patterns, extras)
+        winners.append(
+            WinnerTiles(
+                event=w["event"], seat=w["seat"], from_=w.get("from"),
+                concealed=() if declared else _codes(shown.get("concealed")),
+                melds=_meld_tiles(shown.get("melds")),
+                tile=_code(w.get("tile") or event.get("tile")),
+                declared=declared, pattern=w.get("pattern", ""),
+                pattern_name=name or PATTERN_NAMES.get(w.get("pattern", ""), Name("", "")),
+                roots=int(w.get("roots") or 0), amount=int(w.get("amount") or 0),
+                verified=bool(w.get("verified", True)), win=w,
+            )
+        )  # fmt: skip
+    hands = ((record.get("draw") or {}).get("hands")) or {}
+    draw = []
+    for d in settlement.get("draw") or ():
+        shown = hands.get(str(d["seat"])) or hands.get(d["seat"]) or {}
+        state = shown.get("declared")
+        draw.append(
+            DrawHandTiles(
+                seat=d["seat"],
+                concealed=() if state else _codes(shown.get("concealed")),
+                melds=_meld_tiles(shown.get("melds")),
+                declared=state, declared_name=states.get(state) if state else None,
+                wait=_declared(shown.get("wait"), patterns, extras),
+                huazhu=bool(d.get("huazhu")), ready=bool(d.get("ready")),
+                waits=tuple(
+                    WaitTile(t, bool(x.get("dead")))
+                    for x in d.get("waits") or () if (t := _code(x.get("tile")))
+                ),
+                chajiao_value=d.get("chajiao_value"), verified=bool(d.get("verified", True)),
+            )
+        )  # fmt: skip
+    return HandTiles(
+        tuple(winners),
+        tuple(draw),
+        settlement.get("draw") is not None,
+        bool(settlement.get("verified", True)),
+    )

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("pages.players.urls")),
     path("", include("pages.tiles.urls")),
     path("", include("pages.tournaments.urls")),
+    path("", include("pages.cards.urls")),
 ]

@@ -202,5 +202,7 @@ def evening(request: HttpRequest, slug: str, day: str) -> HttpResponse:
         "previous": when - timedelta(days=1),
         "next": when + timedelta(days=1),
         "today": selectors.club_today(club),
+        "card_label": _("Settling up (结算), %(day)s") % {"day": when.isoformat()}
+        + f" · {club.name}",
     }
     return render(request, "pages/clubs/evening.html", context)

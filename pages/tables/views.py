@@ -34,6 +34,7 @@ from core.names import Name
 from pages import charts
 from pages.base import error_messages
 from pages.tables import forms
+from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
 from pages.words import chinese, roots_text, unit_amount, words_of_view
 
@@ -382,6 +383,9 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         "errors": list(errors),
         "next_dealer_name": None,
         "running_chart": running_chart(sheet),
+        # a club table's evening, whose share card the page links (tournament tables: none)
+        "evening_day": selectors.session_day(session)
+        if session.kind == TableSession.Kind.CLUB else None,
     }  # fmt: skip
     if sheet.next_dealer is not None:
         context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
@@ -447,6 +451,8 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     sheet = selectors.table_sheet(session)
     row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
     revisions = [(r, changed_words(r.changes)) for r in selectors.hand_revisions(hand)]
+    names = {s.number: s.player.name for s in sheet.seats}
+    detail = hand_detail(selectors.hand_tiles(hand, session.ruleset), names)
     return render(
         request,
         "pages/tables/hand.html",
@@ -455,9 +461,8 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
             "hand": hand,
             "wins": _win_words(sheet, row),
             "verified": row.verified,
-            "words": words_of_view(
-                selectors.hand_view(hand), seats={s.number: s.player.name for s in sheet.seats}
-            ),
+            "words": words_of_view(selectors.hand_view(hand), seats=names),
+            "detail": detail,
             "nets": list(zip(sheet.seats, row.nets, strict=True)),
             "revisions": revisions,
             "can_change": _can(request, session, Role.SCORER)
