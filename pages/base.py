@@ -7,6 +7,8 @@ language: the code's own translation where ``ERROR_TEXT`` has one, else the serv
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
@@ -153,3 +155,18 @@ def require_role(user, club: Club, role: str) -> None:
         raise LoginRequired
     if not selectors.has_role(user, club, role):
         raise PermissionDenied
+
+
+#: the days an evening's page exists for (its day before and after must be dates too)
+EVENING_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
+
+
+def day_or_404(day: str) -> date:
+    """The day an address names (``2026-11-03``); 404 for anything else."""
+    try:
+        when = date.fromisoformat(day)
+    except ValueError as e:
+        raise Http404 from e
+    if not EVENING_DAYS[0] <= when <= EVENING_DAYS[1]:
+        raise Http404
+    return when

@@ -19,9 +19,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from clubs import selectors
-from pages.base import club_for
+from pages.base import club_for, day_or_404
 from pages.cards.layout import Card, evening_card, player_card
-from pages.clubs.views import EVENING_DAYS
 from ratings.periods import Period
 from ratings.stats import player_stats
 
@@ -42,12 +41,7 @@ def svg_response(card: Card, filename: str) -> HttpResponse:
 @require_safe
 def evening_card_svg(request: HttpRequest, slug: str, day: str) -> HttpResponse:
     club = club_for(request.user, slug)
-    try:
-        when = date.fromisoformat(day)
-    except ValueError as e:
-        raise Http404 from e
-    if not EVENING_DAYS[0] <= when <= EVENING_DAYS[1]:
-        raise Http404
+    when = day_or_404(day)
     evening = selectors.evening(club, when)
     url = request.build_absolute_uri(reverse("page-club-evening", args=[club.slug, day]))
     return svg_response(evening_card(club, evening, url), f"xuezhan-{club.slug}-{day}.svg")

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import timedelta
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
@@ -24,15 +24,13 @@ from clubs.services import clubs as club_services
 from clubs.services import sessions as session_services
 from core.errors import Conflict, Invalid
 from core.http import service_error_items
-from pages.base import ERROR_TEXT, club_for, require_role
+from pages.base import ERROR_TEXT, club_for, day_or_404, require_role
 from pages.clubs.forms import ClubForm, PlayerForm, TableForm, slug_from_name
 from pages.clubs.rulesets import snapshot_choice
 from tournaments import selectors as tournament_selectors
 
 #: sessions the club page lists under "recent"
 RECENT_SESSIONS = 10
-#: the days an evening's page exists for (its day before and after must be dates too)
-EVENING_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 
 
 def apply_problems(form: forms.Form, exc: Exception, field_for: Callable[[str], str | None]):
@@ -190,12 +188,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
 def evening(request: HttpRequest, slug: str, day: str) -> HttpResponse:
     """The evening's 结算: each person's net over the day's club tables, and who pays whom."""
     club = club_for(request.user, slug)
-    try:
-        when = date.fromisoformat(day)
-    except ValueError as e:
-        raise Http404 from e
-    if not EVENING_DAYS[0] <= when <= EVENING_DAYS[1]:
-        raise Http404
+    when = day_or_404(day)
     context = {
         "club": club,
         "evening": selectors.evening(club, when),

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import timing  # noqa: E402
-from tests.bench.postgres import recreate_database  # noqa: E402
+from tests.bench.postgres import bench_django  # noqa: E402
 
 N = int(os.environ.get("BENCH_PUBLIC_PAGES_N", "30"))
 HOST = "127.0.0.1"
@@ -49,36 +49,7 @@ PLAYERS, ROUNDS = 1000, 6
 
 
 def setup_django(folder: str) -> str:
-    reason = recreate_database(PG, DB)
-    if reason is None:
-        url, where = f"postgres://postgres@{HOST}:5432/{DB}", f"PostgreSQL ({DB})"
-    else:
-        url, where = f"sqlite:///{folder}/bench_public_pages.sqlite3", f"SQLite ({reason})"
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=url, DEBUG="false",
-        LOG_LEVEL="WARNING", THROTTLE_ANON="100000000/min", THROTTLE_USER="100000000/min",
-        ALLOWED_HOSTS="testserver,localhost",
-    )  # fmt: skip
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import logging
-    import warnings
-
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    django.setup()
-    # after the settings' logging: an in-memory broker without a host, a page not built yet
-    logging.getLogger("kombu.connection").setLevel(logging.ERROR)
-    logging.getLogger("django.request").setLevel(logging.ERROR)
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    from config.celery import app
-
-    # tasks queued on commit go to the in-memory broker, unconsumed: the bench builds what
-    # they would (lines, ratings, standings) itself, and a page's time is not theirs
-    app.conf.task_always_eager = False
-    return where
+    return bench_django(PG, DB, folder)
 
 
 def line(label: str, ms: list[float], target: bool = False) -> str:

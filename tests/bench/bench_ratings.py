@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import timing  # noqa: E402
-from tests.bench.postgres import recreate_database  # noqa: E402
+from tests.bench.postgres import bench_django  # noqa: E402
 
 N = int(os.environ.get("BENCH_RATINGS_N", "30"))
 HOST = "127.0.0.1"
@@ -43,29 +43,7 @@ DB = os.environ.get("BENCH_DB", "xuezhan_bench_ratings")
 
 
 def setup_django(folder: str) -> str:
-    reason = recreate_database(PG, DB)
-    if reason is None:
-        url, where = f"postgres://postgres@{HOST}:5432/{DB}", f"PostgreSQL ({DB})"
-    else:
-        url, where = f"sqlite:///{folder}/bench_ratings.sqlite3", f"SQLite ({reason})"
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL=url, DEBUG="false",
-        LOG_LEVEL="WARNING", THROTTLE_ANON="100000000/min", THROTTLE_USER="100000000/min",
-        ALLOWED_HOSTS="testserver,localhost",
-    )  # fmt: skip
-    os.environ.pop("CELERY_BROKER_URL", None)
-    import logging
-    import warnings
-
-    import django
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    logging.getLogger("django.request").setLevel(logging.ERROR)
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    return where
+    return bench_django(PG, DB, folder)
 
 
 def timed(fn, n: int = N) -> list[float]:

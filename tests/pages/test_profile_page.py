@@ -263,3 +263,11 @@ def test_the_awards_are_read_for_a_bounded_number_of_clubs(ev):
     join(2)  # and in two more
     assert count(ev.a) == at_the_bound <= 50
     assert "pick a club above" in body(ev.a)
+
+
+def test_his_season_card_is_linked(ev):
+    html = body(ev.a)
+    assert f'href="/players/{ev.a.pk}/card.svg"' in html
+    assert f'href="/players/{ev.a.pk}/card.svg?club={ev.club.slug}"' in body(
+        ev.a, f"?club={ev.club.slug}"
+    )
