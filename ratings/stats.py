@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Q, Sum
 
@@ -150,6 +151,7 @@ class BiggestWin:
     session_id: int
     hand_number: int
     started_at: datetime
+    day: date  # the club's day it was played on, in the club's own time zone
 
 
 @dataclass(frozen=True)
@@ -367,12 +369,17 @@ def _win_figures(wins, s: dict[str, int]) -> tuple[WinFigures, int]:
         )
         for code, (n, shown) in sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
     )
-    top = wins.order_by("-amount", "started_at", "session_id", "hand_number", "order").first()
+    top = (
+        wins.select_related("club")
+        .order_by("-amount", "started_at", "session_id", "hand_number", "order")
+        .first()
+    )
     biggest = None
     if top is not None:
+        day = top.started_at.astimezone(ZoneInfo(top.club.time_zone)).date()
         biggest = BiggestWin(
             top.amount, top.pattern, _pattern_name(top.preset, top.pattern), top.roots,
-            top.self_draw, top.verified, top.session_id, top.hand_number, top.started_at,
+            top.self_draw, top.verified, top.session_id, top.hand_number, top.started_at, day,
         )  # fmt: skip
     figures = WinFigures(
         wins=s["wins"],

@@ -196,7 +196,7 @@ def player_card(stats, year: int | None, club=None, url: str = "") -> Card:
         if best.roots:
             what = f"{what} + {roots_text(best.roots)}"
         how = _("self-drawn") if best.self_draw else ""
-        when = best.started_at.date().isoformat()
+        when = best.day.isoformat()
         declared = "" if best.verified else _("declared")
         card.add("line", y + 70, what, str(best.amount), "best")
         card.add("line", y + 130, " · ".join(x for x in (how, when, declared) if x), css="note")

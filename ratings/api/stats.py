@@ -148,6 +148,7 @@ class StatsBiggestWinSerializer(serializers.Serializer):
     session = serializers.IntegerField(source="session_id")
     hand = serializers.IntegerField(source="hand_number")
     started_at = serializers.DateTimeField(help_text="when the session started")
+    day = serializers.DateField(help_text="the club's day it was played on (its time zone)")
 
 
 class StatsPatternCountSerializer(serializers.Serializer):

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from clubs.models import Club, Role
+from clubs.selectors import club_today
 from clubs.services.clubs import club_create, player_create
 from clubs.services.hands import hand_record
 from clubs.services.sessions import session_create
@@ -126,7 +127,7 @@ def test_the_club_pages_in_english(browser, live_server, shots):
         check("correcting", "Correct hand 1")
         page.goto(f"{live_server.url}/clubs/teahouse/")
         page.get_by_role("link", name="Settle up today (结算)").click()
-        check("evening", f"Settling up (结算), {session.started_at.date():%Y-%m-%d}")
+        check("evening", f"Settling up (结算), {club_today(club):%Y-%m-%d}")
         transfers = page.locator(".transfers li").all_inner_texts()
         assert transfers and all(" pays " in t for t in transfers)
     finally:

@@ -23,7 +23,9 @@ TOURNAMENT = "chengdu-open-2026"
 
 
 @pytest.fixture
-def demo(monkeypatch):
+def demo(monkeypatch, in_process_tasks):
+    """The demo as ``make run`` builds it: without a broker, its follow-ups (ratings) run in
+    this process (CI gives a broker, and no worker serves this test)."""
     monkeypatch.setenv("DEMO_DAYS", "30")
     call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
 

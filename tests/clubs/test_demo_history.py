@@ -83,7 +83,7 @@ def test_a_transformation_renames_suits_mirrors_ranks_and_moves_seats():
 
 @pytest.mark.django_db
 def test_the_history_is_months_of_evenings_the_engine_settled(
-    api_client, django_capture_on_commit_callbacks
+    api_client, django_capture_on_commit_callbacks, in_process_tasks
 ):
     with django_capture_on_commit_callbacks(execute=True):  # as when the command commits
         output = run_demo()
@@ -197,7 +197,7 @@ def test_the_history_comes_once_and_joins_a_demo_club_without_one(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_each_task_once_runs_each_follow_up_once_after_the_block():
+def test_each_task_once_runs_each_follow_up_once_after_the_block(in_process_tasks):
     """Three hands and a close at one table, one hand at another: each table's refresh runs
     once, after the last write, and what it asks for in turn (the ratings' refresh) too."""
     a, b = TableSessionFactory(), TableSessionFactory()

@@ -114,7 +114,7 @@ def test_the_player_card_holds_his_season(evening):
     assert places == ["1st", "1", "2nd", "0", "3rd", "0", "4th", "0"]
     best = lines.index("Biggest hand") + 1
     assert lines[best : best + 2] == ["清一色 (Pure one suit) + 1 root", "8"]
-    assert lines[best + 2] == f"self-drawn · {session.started_at.date().isoformat()} · declared"
+    assert lines[best + 2] == f"self-drawn · {session_day(session).isoformat()} · declared"
     # another season has nothing of his
     empty = texts(get(member, reverse("page-player-card", args=[li.pk]) + f"?year={year - 1}"))
     assert "还没有胡过牌。" in empty and "0" in empty

@@ -103,6 +103,7 @@ def test_win_values_patterns_and_roots(ev):
         "amount": 4, "pattern": "qingyise", "zh": "清一色", "en": "Pure one suit", "roots": 0,
         "self_draw": False, "verified": False, "session": session, "hand": 3,
         "started_at": c["biggest"]["started_at"],
+        "day": "2025-03-01",  # 12:00 UTC is 20:00 in Chengdu, the same evening
     }  # fmt: skip
     # D's one win: 清一色 + the root of his 暗杠 9s, self-drawn: 4 fan → 8 from each payer
     d = stats(ev.d)["win_values"]
