@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from clubs import selectors
 from pages.base import club_for
 from pages.players import profile
-from pages.players.ranking import COLUMNS, PERIODS, headings, page_query
+from pages.players.ranking import COLUMNS, PERIODS, headings, page_query, ranking_rows
 from ratings.models import PROVISIONAL_SESSIONS
 from ratings.ranking import club_ranking, player_ranks
 from ratings.stats import player_stats
@@ -48,6 +48,7 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
     context["ranking"] = club_ranking(
         club, q.period, min_sessions=q.min_sessions, sort=q.sort, descending=q.descending
     )
+    context["rows"] = ranking_rows(context["ranking"])
     return render(request, "pages/players/ranking.html", context)
 
 

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_safe
 from clubs import selectors as club_selectors
 from pages.accounts.qr import qr_svg
 from pages.templatetags.tournament_words import wind_name
+from pages.tournaments.widgets import standings_rows
 from pages.words import chinese, name_text
 from tournaments import selectors
 from tournaments.models import Round, Tournament
@@ -256,7 +257,8 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Rank, trend, the tiebreak chain's values named, a column per round."""
     tournament = tournament_for(request, slug)
-    context = _context(request, tournament, standings=standings_of(tournament))
+    table = standings_of(tournament)
+    context = _context(request, tournament, standings=table, rows=standings_rows(table))
     return render(request, "pages/tournaments/standings.html", context)
 
 
@@ -285,7 +287,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         keep="" if refresh == REFRESH_SECONDS else f"&refresh={refresh}",
     )  # fmt: skip
     if show == "standings":
-        context["standings"] = standings_of(tournament, rounds=False)
+        context["standings"] = table = standings_of(tournament, rounds=False)
+        context["rows"] = standings_rows(table, tie_space="")
     else:
         current = selectors.current_round(tournament)
         context["round"] = current
