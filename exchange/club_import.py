@@ -26,7 +26,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from clubs.fastpath import PAYMENT_COLUMNS
 from clubs.models import (
@@ -41,7 +43,7 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
-from core.errors import ErrorItem, Invalid, problem
+from core.errors import Conflict, ErrorItem, Invalid, problem
 from exchange.club_export import FORMAT, VERSION
 from exchange.fastpath import rows_insert, values_insert
 from exchange.paths import first_difference, join
@@ -134,8 +136,14 @@ def _check_people(check: _Checked) -> tuple[dict, dict]:
     taken = set(
         get_user_model().objects.filter(username__in=list(names)).values_list("username", flat=True)
     )
+    valid = UnicodeUsernameValidator()
     for i, login in enumerate(data["logins"]):
         name = login["username"]
+        try:
+            valid(name)
+        except ValidationError:
+            message = "a username of letters, digits and @/./+/-/_ only"
+            check.add(f"logins[{i}].username", "invalid_username", message)
         if name in taken:
             message = (
                 f"the login {name!r} exists on this server; the file's cannot be made (export "
@@ -166,8 +174,13 @@ def _check_people(check: _Checked) -> tuple[dict, dict]:
 
 def _check_rulesets(check: _Checked) -> dict:
     rulesets = _unique(check, check.data["rulesets"], "rulesets")
+    fingerprints: dict[str, int] = {}
     for i, r in enumerate(check.data["rulesets"]):
         path = f"rulesets[{i}]"
+        if r["fingerprint"] in fingerprints:
+            message = f"the same ruleset as rulesets[{fingerprints[r['fingerprint']]}]"
+            check.add(f"{path}.fingerprint", "duplicate", message)
+        fingerprints.setdefault(r["fingerprint"], i)
         try:
             rebuilt = ruleset_rebuild(r["description"], f"{path}.description")
         except Invalid as e:
@@ -670,13 +683,17 @@ def club_import(data: Any) -> ImportReport:
         raise Invalid.single("version", "unsupported_version", message)
     check = club_check(data)
     checked = time.perf_counter()
-    with transaction.atomic():
-        club, counts = _write(check)
-        written = time.perf_counter()
-        for tournament in Tournament.objects.filter(club=club).order_by("pk"):
-            if tournament.round_set.exists():
-                standings_compute(tournament_id=tournament.pk)
-        club_recompute(club_id=club.pk)
+    try:
+        with transaction.atomic():
+            club, counts = _write(check)
+            written = time.perf_counter()
+            for tournament in Tournament.objects.filter(club=club).order_by("pk"):
+                if tournament.round_set.exists():
+                    standings_compute(tournament_id=tournament.pk)
+            club_recompute(club_id=club.pk)
+    except IntegrityError as e:  # the club, a tournament or a login made meanwhile
+        message = "this server changed while the file was being imported; nothing was: try again"
+        raise Conflict("import_conflict", message) from e
     done = time.perf_counter()
     counts["hands_settled"] = check.settled
     system = data["ratings"]["system"]

@@ -108,6 +108,15 @@ def test_a_ruleset_unlike_its_fingerprint_is_refused(exported):
     assert ("rulesets[0].fingerprint", "fingerprint_differs") in problems
 
 
+def test_a_username_no_login_could_have_and_a_ruleset_twice_are_refused(exported):
+    data = elsewhere(exported)
+    data["logins"][0]["username"] = "two words"
+    data["rulesets"].append({**data["rulesets"][0], "id": "r9"})
+    problems = refused(data)
+    assert ("logins[0].username", "invalid_username") in problems
+    assert (f"rulesets[{len(data['rulesets']) - 1}].fingerprint", "duplicate") in problems
+
+
 def test_every_problem_is_listed_at_once(exported):
     data = elsewhere(exported)
     data["sessions"][0]["seats"][2] = "p999"

@@ -11,10 +11,11 @@ See ``exchange.club_import``.
 from __future__ import annotations
 
 import json
+import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from core.errors import Invalid
+from core.errors import Conflict, Invalid
 from exchange.club_import import club_import
 
 
@@ -27,8 +28,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         try:
             if options["file"] == "-":
-                import sys
-
                 data = json.load(sys.stdin)
             else:
                 with open(options["file"], encoding="utf-8") as f:
@@ -45,6 +44,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"refused: {len(e.problems)} problem(s); nothing was imported"
             ) from e
+        except Conflict as e:
+            raise CommandError(e.message) from e
         counts = report.counts
         seconds = report.seconds
         self.stdout.write(
