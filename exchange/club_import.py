@@ -514,14 +514,14 @@ def _write(check: _Checked) -> tuple[Club, dict[str, int]]:
     rows_insert(Membership, memberships)
 
     sessions = [
-            TableSession(
-                club=club, started_at=at(s["started_at"]), ruleset=snapshots[s["ruleset"]],
-                base=s["base"], mode=s["mode"], status=s["status"], kind=s["kind"],
-                hand_limit=s["hand_limit"], lock_code=s["lock_code"],
-                lock_message=s["lock_message"], notes=s["notes"], created_by=by(s["created_by"]),
-                closed_at=at(s["closed_at"]), created_at=at(s["created_at"]),
-            )
-            for s in data["sessions"]
+        TableSession(
+            club=club, started_at=at(s["started_at"]), ruleset=snapshots[s["ruleset"]],
+            base=s["base"], mode=s["mode"], status=s["status"], kind=s["kind"],
+            hand_limit=s["hand_limit"], lock_code=s["lock_code"], lock_message=s["lock_message"],
+            notes=s["notes"], created_by=by(s["created_by"]), closed_at=at(s["closed_at"]),
+            created_at=at(s["created_at"]),
+        )
+        for s in data["sessions"]
     ]  # fmt: skip
     rows_insert(TableSession, sessions)
     session_of = {s["id"]: row for s, row in zip(data["sessions"], sessions, strict=True)}
