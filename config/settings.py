@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "clubs",
     "tournaments",
     "ratings",
+    "exchange",
     "pages",
 ]
 

@@ -61,6 +61,15 @@ def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
     return ruleset
 
 
+def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:
+    """The ruleset a stored description describes (a snapshot brought from elsewhere, say an
+    imported club's), rebuilt from it alone; Invalid with the engine's problems otherwise."""
+    try:
+        return ruleset_from_description(description, path)
+    except EngineError as e:
+        raise Invalid(e.as_dicts()) from e
+
+
 def same_rules(spec: Any, snapshot: RulesetSnapshot) -> bool:
     """Whether a spec names the snapshot's rules (a hand may repeat its session's ruleset)."""
     if spec == snapshot.spec:
