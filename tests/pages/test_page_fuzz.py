@@ -69,7 +69,7 @@ TEXT = st.text(
 WORDS = ("csv", "json", "asc", "desc", "month", "year", "all", "custom", "1", "0", "true",
          "rate", "total", "sessions", "hands", "qq", "chengdu", "chengdu-teahouse",
          "fuzz-private", "/admin/", "https://example.com/", "//evil.example",
-         "javascript:alert(1)")  # fmt: skip
+         "javascript:alert(1)", "²", "٣", "１２")  # fmt: skip
 VALUES = st.one_of(
     TEXT,
     st.sampled_from(BAD_DATES),
