@@ -8,7 +8,13 @@ from rest_framework import serializers
 
 from clubs.limits import BASE, HAND_NUMBER, SCORE
 from clubs.models import Club, HandRevision, Invitation, Membership, Player, Role, TableSession
-from clubs.selectors import HandView, SessionTotals, membership_of, players_visible_to
+from clubs.selectors import (
+    HandView,
+    SessionTotals,
+    clubs_visible_to,
+    membership_of,
+    players_visible_to,
+)
 from core.fields import DateTimeField, TimeZoneField
 
 
@@ -26,6 +32,19 @@ class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
     def get_queryset(self):
         request = self.context.get("request")
         return self.visible_to(request.user if request is not None else None)
+
+
+class VisibleClubField(serializers.SlugRelatedField):
+    """A club by slug, among those the caller may see (``clubs.selectors.clubs_visible_to``):
+    a members-only club of others answers exactly as a slug never used (``does_not_exist``)."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("queryset", Club.objects.all())
+        super().__init__(slug_field="slug", **kwargs)
+
+    def get_queryset(self):
+        request = self.context.get("request")
+        return clubs_visible_to(request.user if request is not None else None)
 
 
 class RulesetOutSerializer(serializers.Serializer):

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 #: the years a date may fall in: year 296 has no time zone offset anyone would recognise
 YEARS = (1900, 2200)
+
+
+def within_years(value: date | datetime) -> None:
+    """A form field's validator (a query's filter): a day or a time between 1900 and 2200.
+    (A time near year 1 or 9999 given with an offset cannot even be converted to UTC.)"""
+    if not YEARS[0] <= value.year <= YEARS[1]:
+        raise DjangoValidationError(
+            f"a date between {YEARS[0]} and {YEARS[1]}", code="out_of_range"
+        )
 
 
 class DateTimeField(serializers.DateTimeField):

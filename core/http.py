@@ -38,7 +38,8 @@ def join_path(base: str, key: str | int) -> str:
     ``join_path("events", 2) == "events[2]"``; ``join_path("events[2]", "x") == "events[2].x"``;
     the non-field-errors key adds nothing (its errors belong to the enclosing object).
     """
-    if isinstance(key, int) or (isinstance(key, str) and key.isdigit()):
+    # ASCII digits only: "²" and "٣" are digits to str.isdigit, and no list index
+    if isinstance(key, int) or (isinstance(key, str) and key.isascii() and key.isdigit()):
         return f"{base}[{int(key)}]"
     key = str(key)
     if key == api_settings.NON_FIELD_ERRORS_KEY:

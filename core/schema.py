@@ -14,6 +14,7 @@ Every operation also lists the errors it may answer, each in the one error shape
 * 404 when its path names an object, or it answers a page (a page past the end),
 * 409 when it writes through an ``ApiView`` (a closed session, a reused ``Idempotency-Key``…),
 * 413 when it takes a body (over ``DATA_UPLOAD_MAX_MEMORY_SIZE``),
+* 415 when it takes a body (sent in a media type the API does not read, or with none),
 * 429 when its view is throttled.
 
 A view's own ``extend_schema`` answer for a status wins.
@@ -48,6 +49,8 @@ ERROR_DESCRIPTIONS = {
     409: "Conflicts with the current state (a closed session, a number taken, an "
     "Idempotency-Key used for another request).",
     413: "The request body is larger than the API reads.",
+    415: "The request body is in a media type the API does not read (JSON, a form, multipart), "
+    "or has none.",
     429: "Too many requests, or too many failed logins: see Retry-After.",
 }
 
@@ -101,6 +104,7 @@ class AutoSchema(openapi.AutoSchema):
             404: names_an_object or self._is_list_view() and self._get_paginator() is not None,
             409: writes and isinstance(view, ApiView),
             413: body,
+            415: body,
             429: bool(view.get_throttles()),
         }
         return [status for status, applies in checks.items() if applies]

@@ -161,6 +161,14 @@ def require_role(user, club: Club, role: str) -> None:
 EVENING_DAYS = (date(1900, 1, 1), date(9998, 12, 31))
 
 
+def whole_number(text: str, digits: int = 9) -> int | None:
+    """``text`` as a whole number in ASCII digits, at most ``digits`` of them; else None.
+    (``str.isdigit`` takes "²" and "٣" for digits, which ``int`` refuses, as it refuses 4,300
+    digits and more: each was a 500 where a query or a form gave one, tests/pages/
+    test_page_fuzz.py.)"""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
+
+
 def day_or_404(day: str) -> date:
     """The day an address names (``2026-11-03``); 404 for anything else."""
     try:

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 from django.db.models import Q
 
 from core.errors import Invalid, problem
+from core.fields import YEARS
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,16 @@ def _day(value: Any, name: str, problems: list) -> date | None:
     if value in (None, ""):
         return None
     try:
-        return date.fromisoformat(str(value))
+        day = date.fromisoformat(str(value))
     except ValueError:
         problems.append(problem(name, "invalid_date", f"{name} is a date: YYYY-MM-DD"))
         return None
+    # (the day after 9999-12-31, where the period ends, is no date: a 500)
+    if not YEARS[0] <= day.year <= YEARS[1]:
+        message = f"{name} is a day between {YEARS[0]} and {YEARS[1]}"
+        problems.append(problem(name, "out_of_range", message))
+        return None
+    return day
 
 
 def period_from(params: Any, zone: str = "Asia/Shanghai") -> Period:

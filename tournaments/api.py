@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs.api.sessions import session_response
-from clubs.models import Club, Role
+from clubs.models import Role
 from clubs.permissions import authorize
 from clubs.serializers import SessionOutSerializer
 from core.api import ApiView, CSVCapableView
@@ -94,9 +94,8 @@ class TournamentListView(ApiView):
         if not request.user.is_authenticated:
             raise NotAuthenticated()
         data = self.valid(TournamentInSerializer, request)
-        club = None
-        if data.pop("club", None):
-            club = get_object_or_404(Club, slug=request.data["club"])
+        club = data.pop("club", None)
+        if club is not None:
             authorize(request, club, Role.ORGANISER)
         tournament = services.tournament_create(user=request.user, club=club, **data)
         out = _annotated(Tournament.objects.filter(pk=tournament.pk)).get()

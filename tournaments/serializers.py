@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from clubs.limits import BASE, SCORE
 from clubs.models import TableSession
-from clubs.serializers import VisiblePlayerField
+from clubs.serializers import VisibleClubField, VisiblePlayerField
 from tournaments.models import Registration, Round, RoundUnlock, Tournament
 from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
 from tournaments.selectors import players_visible_to
@@ -44,7 +44,7 @@ class FractionField(serializers.Field):
 class TournamentInSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     slug = serializers.SlugField(max_length=56)
-    club = serializers.SlugField(
+    club = VisibleClubField(
         required=False, allow_null=True, help_text="host club slug; you must organise it"
     )
     rounds = serializers.IntegerField(min_value=1, max_value=100)

@@ -19,6 +19,8 @@ class MeSerializer(serializers.ModelSerializer):
     """The login, the players linked to it (one person, one player: at most one) and the clubs
     those players belong to, with their role in each."""
 
+    # not an EmailField: a login made at sign-up has none (""), which is no e-mail address
+    email = serializers.CharField(read_only=True, help_text='"" when none was given')
     players = PlayerRefSerializer(many=True, read_only=True, source="mine.players")
     clubs = MeClubSerializer(many=True, read_only=True, source="mine.memberships")
 

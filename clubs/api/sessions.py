@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import django_filters
 from django.db.models import Q
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -24,8 +25,8 @@ from clubs.serializers import (
 )
 from clubs.services import sessions as services
 from core.api import ApiView
-from core.errors import Invalid
-from core.http import flatten_detail
+from core.errors import Invalid, problem
+from core.fields import within_years
 from core.pagination import StandardPagination
 
 
@@ -37,10 +38,19 @@ def session_response(request: Request, session: TableSession, code=status.HTTP_2
 
 
 class SessionFilter(django_filters.FilterSet):
-    started_after = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="gte")
-    started_before = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lte")
-    date_from = django_filters.DateFilter(field_name="started_at", lookup_expr="date__gte")
-    date_to = django_filters.DateFilter(field_name="started_at", lookup_expr="date__lte")
+    # within 1900–2200, as every date the API reads (9999-12-31T23:59-14:00 has no UTC: a 500)
+    started_after = django_filters.IsoDateTimeFilter(
+        field_name="started_at", lookup_expr="gte", validators=[within_years]
+    )
+    started_before = django_filters.IsoDateTimeFilter(
+        field_name="started_at", lookup_expr="lte", validators=[within_years]
+    )
+    date_from = django_filters.DateFilter(
+        field_name="started_at", lookup_expr="date__gte", validators=[within_years]
+    )
+    date_to = django_filters.DateFilter(
+        field_name="started_at", lookup_expr="date__lte", validators=[within_years]
+    )
     player = django_filters.NumberFilter(method="sat_or_bet", label="a player who sat or bet")
     status = django_filters.ChoiceFilter(choices=TableSession.Status.choices)
 
@@ -52,6 +62,16 @@ class SessionFilter(django_filters.FilterSet):
         return queryset.filter(Q(seats__player=value) | Q(bettors__player=value))
 
 
+#: what each filter reads, for the schema (a client, or a fuzzer, then sends a date as a date)
+FILTER_TYPES = {
+    "started_after": OpenApiTypes.DATETIME,
+    "started_before": OpenApiTypes.DATETIME,
+    "date_from": OpenApiTypes.DATE,
+    "date_to": OpenApiTypes.DATE,
+    "player": OpenApiTypes.INT,
+}
+
+
 class SessionListView(ApiView):
     """A club's table sessions (filter: date_from, date_to, started_after, started_before,
     player, status); organisers open a new session."""
@@ -60,7 +80,12 @@ class SessionListView(ApiView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter(name, str, description=f.label or name)
+            OpenApiParameter(
+                name,
+                FILTER_TYPES.get(name, str),
+                description=f.label or name,
+                enum=TableSession.Status.values if name == "status" else None,
+            )  # fmt: skip
             for name, f in SessionFilter.base_filters.items()
         ],
         responses=SessionOutSerializer(many=True),
@@ -69,7 +94,11 @@ class SessionListView(ApiView):
         club = club_for(request, slug)
         filtered = SessionFilter(request.query_params, queryset=selectors.sessions_of(club))
         if not filtered.is_valid():
-            raise Invalid(flatten_detail(filtered.errors))
+            raise Invalid(
+                problem(name, error["code"] or "invalid", error["message"])
+                for name, errors in filtered.errors.get_json_data().items()
+                for error in errors
+            )
         paginator = StandardPagination()
         with timezone.override(ZoneInfo(club.time_zone)):  # dates are the club's own days
             page = paginator.paginate_queryset(filtered.qs.distinct(), request, view=self)

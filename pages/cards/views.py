@@ -19,7 +19,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from clubs import selectors
-from pages.base import club_for, day_or_404
+from pages.base import club_for, day_or_404, whole_number
 from pages.cards.layout import Card, evening_card, player_card
 from ratings.periods import Period
 from ratings.stats import player_stats
@@ -59,8 +59,9 @@ def player_card_svg(request: HttpRequest, pk: int) -> HttpResponse:
     if asked == "all":
         year, period = None, Period()
     else:
-        year = int(asked) if asked.isdigit() else timezone.localdate().year
-        if not YEARS[0] <= year <= YEARS[1]:
+        # digits name a year (too many of them: none); anything else is this year
+        year = whole_number(asked) if asked.isdigit() else timezone.localdate().year
+        if year is None or not YEARS[0] <= year <= YEARS[1]:
             raise Http404
         period = Period(date(year, 1, 1), date(year, 12, 31))
     stats = player_stats(player, request.user, club=club, period=period)

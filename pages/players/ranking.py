@@ -72,6 +72,8 @@ COLUMNS = (
 PROBLEM_TEXT = {
     ("from", "invalid_date"): _("The first day is not a date: write it as YYYY-MM-DD."),
     ("to", "invalid_date"): _("The last day is not a date: write it as YYYY-MM-DD."),
+    ("from", "out_of_range"): _("The first day is a day between 1900 and 2200."),
+    ("to", "out_of_range"): _("The last day is a day between 1900 and 2200."),
     ("to", "period_reversed"): _("The last day is before the first day."),
     ("sort", "invalid_choice"): _("The ranking cannot be sorted that way: pick a column."),
     ("order", "invalid_choice"): _("The order is asc (smallest first) or desc (largest first)."),

@@ -21,6 +21,8 @@ from typing import Any, NamedTuple
 
 from django.utils.translation import gettext_lazy as _
 
+from pages.base import whole_number
+
 WINNERS = 3  # 血战: at most three winners a hand
 KONGS = 4  # kong taps the form offers (the JSON API takes more)
 SEATS = range(4)
@@ -63,7 +65,8 @@ def _seat(value: str) -> int | None:
 
 
 def _int(value: str, allowed: range) -> int | None:
-    return int(value) if value.isdigit() and int(value) in allowed else None
+    number = whole_number(value)
+    return number if number in allowed else None
 
 
 def _count(tiles: str) -> int:
@@ -133,9 +136,9 @@ def record_from_form(
     (otherwise the service takes the previous hand's next dealer, or asks)."""
     problems: list[FormProblem] = []
     record: dict[str, Any] = {}
-    number = _one(data, "number")
-    if number.isdigit():
-        record["number"] = int(number)
+    number = whole_number(_one(data, "number"))
+    if number is not None:
+        record["number"] = number
     dealer = _seat(_one(data, "dealer"))
     if dealer is not None:
         record["dealer"] = dealer

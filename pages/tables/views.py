@@ -32,7 +32,7 @@ from clubs.services import sessions as session_services
 from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
 from core.names import Name
 from pages import charts
-from pages.base import error_messages
+from pages.base import error_messages, whole_number
 from pages.tables import forms
 from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
@@ -389,9 +389,9 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
     }  # fmt: skip
     if sheet.next_dealer is not None:
         context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
-    saved = request.GET.get("saved", "")
-    if saved.isdigit():
-        hand = selectors.hand_in_session(session, int(saved))
+    saved = whole_number(request.GET.get("saved", ""))
+    if saved is not None:
+        hand = selectors.hand_in_session(session, saved)
         if hand is not None and not hand.is_deleted:
             view = selectors.hand_view(hand)
             context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}

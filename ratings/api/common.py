@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
@@ -13,8 +14,10 @@ from ratings.periods import Period
 
 FORMAT_PARAM = OpenApiParameter("format", str, enum=["json", "csv"], description="csv: a table")
 PERIOD_PARAMS = [
-    OpenApiParameter("from", str, description="first day, YYYY-MM-DD, in the club's time zone"),
-    OpenApiParameter("to", str, description="last day (included), YYYY-MM-DD"),
+    OpenApiParameter(
+        "from", OpenApiTypes.DATE, description="first day, in the club's time zone (1900–2200)"
+    ),
+    OpenApiParameter("to", OpenApiTypes.DATE, description="last day (included)"),
 ]
 
 

@@ -208,6 +208,23 @@ def test_a_bad_filter_is_a_400(club, calendar, query, json_errors):
     assert json_errors(response)[0]["path"] == query.split("=")[0]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "date_to=9999-12-31",
+        "date_from=0001-01-01",
+        # no UTC for these: the filter made the database adapter overflow (a 500)
+        "started_before=9999-12-31T23:59:59-14:00",
+        "started_after=0001-01-01T00:00:00%2B14:00",
+    ],
+)
+def test_a_filter_date_beyond_1900_to_2200_is_a_400(club, calendar, query, json_errors):
+    response = client_for(None).get(f"/api/v1/clubs/{club.slug}/sessions/?{query}")
+    assert response.status_code == 400
+    [error] = json_errors(response)
+    assert (error["path"], error["code"]) == (query.split("=")[0], "out_of_range")
+
+
 def test_sessions_come_in_pages(club, calendar):
     client = client_for(None)
     first = client.get(f"/api/v1/clubs/{club.slug}/sessions/?page_size=3").json()

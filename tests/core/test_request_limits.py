@@ -98,6 +98,10 @@ def test_an_integer_python_converts_is_parsed(writer, json_errors):
         (r'{"concealed": "1m\ud800"}', "concealed"),
         (r'{"melds": [{"kind": "pung", "tile": "\udfff"}]}', "melds[0].tile"),
         (r'{"melds": [{"\ud800": 1}]}', "melds[0]"),  # a key: its object is named
+        # a key that str.isdigit calls a digit ("²", "٣") is no list index (found by
+        # tests/core/test_api_fuzz.py: int("²") failed, a 500)
+        (r'{"\u00b2": {"x": "\ud800"}}', "².x"),
+        (r'{"\u0663": ["\ud800"]}', "٣[0]"),
     ],
 )
 @pytest.mark.parametrize("url", [*ENGINE, "/api/v1/clubs/"])
@@ -113,6 +117,16 @@ def test_a_character_written_as_two_surrogates_is_text(writer, json_errors):
     """😀 escaped as its UTF-16 pair is one character, and reaches the engine."""
     response = post(writer, "/api/v1/engine/waits", r'{"concealed": "\ud83d\ude00"}')
     assert json_errors(response)[0]["code"] not in {"invalid_text", "parse_error"}
+
+
+@pytest.mark.parametrize("url", [*ENGINE, "/api/v1/clubs/"])
+@pytest.mark.parametrize("content_type", ["", "text/plain", "application/xml"])
+def test_a_body_in_a_media_type_the_api_does_not_read_is_415(writer, json_errors, url,
+                                                             content_type):  # fmt: skip
+    """(documented for every operation that takes a body: ``core/schema.py``)"""
+    response = post(writer, url, '{"concealed": "1m"}', content_type=content_type)
+    assert response.status_code == 415
+    assert json_errors(response)[0]["code"] == "unsupported_media_type"
 
 
 def test_malformed_json_is_still_a_parse_error(json_errors):

@@ -159,12 +159,12 @@ def test_every_operation_documents_its_errors_in_the_one_shape(spec):
 @pytest.mark.parametrize(
     "method, path, statuses",
     [
-        ("post", "/api/v1/sessions/{id}/hands/", {400, 401, 403, 404, 409, 413, 429}),
+        ("post", "/api/v1/sessions/{id}/hands/", {400, 401, 403, 404, 409, 413, 415, 429}),
         ("get", "/api/v1/sessions/{id}/hands/", {400, 401, 403, 404, 429}),
         ("get", "/api/v1/clubs/{slug}/", {401, 403, 404, 429}),
-        ("post", "/api/v1/clubs/", {400, 401, 403, 409, 413, 429}),
-        ("post", "/api/v1/engine/settle", {400, 401, 413, 429}),
-        ("post", "/api/v1/auth/token/", {400, 401, 413, 429}),
+        ("post", "/api/v1/clubs/", {400, 401, 403, 409, 413, 415, 429}),
+        ("post", "/api/v1/engine/settle", {400, 401, 413, 415, 429}),
+        ("post", "/api/v1/auth/token/", {400, 401, 413, 415, 429}),
         ("get", "/api/v1/auth/me/", {401, 429}),
         ("post", "/api/v1/tournaments/{slug}/rounds/", {401, 403, 404, 409, 429}),
     ],

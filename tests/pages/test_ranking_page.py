@@ -165,6 +165,9 @@ def test_fewest_sessions(rc):
         ("?from=2024-13-01", "The first day is not a date: write it as YYYY-MM-DD."),
         ("?to=yesterday", "The last day is not a date"),
         ("?from=2024-03-10&to=2024-03-01", "The last day is before the first day."),
+        # the day after 9999-12-31, where the period ends, is no date (a 500: test_page_fuzz)
+        ("?to=9999-12-31", "The last day is a day between 1900 and 2200."),
+        ("?from=0001-01-01", "The first day is a day between 1900 and 2200."),
         ("?sort=luck", "The ranking cannot be sorted that way"),
         ("?order=sideways", "The order is asc (smallest first) or desc (largest first)."),
         ("?min_sessions=-1", "The fewest sessions is a whole number from 0 to 100000."),

@@ -120,6 +120,15 @@ def test_the_player_card_holds_his_season(evening):
     assert "还没有胡过牌。" in empty and "0" in empty
 
 
+@pytest.mark.parametrize("year", ["9" * 5000, "²⁰²⁶", "٢٠٢٦", "1899", "99999"])
+def test_a_year_that_is_no_season_is_404(evening, year):
+    """Digits too many for ``int`` (4,300 and more), or that only ``str.isdigit`` calls digits,
+    were a 500 (tests/pages/test_page_fuzz.py)."""
+    _, _, member, players = evening
+    url = reverse("page-player-card", args=[players[1].pk]) + f"?year={year}"
+    assert get(member, url).status_code == 404
+
+
 def test_an_outsider_gets_404_from_a_members_only_club(evening):
     club, session, _, players = evening
     for user in (None, login()):

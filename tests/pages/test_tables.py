@@ -232,6 +232,19 @@ def test_the_form_says_what_it_cannot_read(table):
     assert b"from whom" in response.content.lower() or "自摸".encode() in response.content
 
 
+@pytest.mark.parametrize("digits", ["9" * 5000, "²", "٣"])
+def test_numbers_no_int_reads_are_no_numbers_on_the_page(table, digits):
+    """A hand number, a roots count or ``?saved=`` in digits ``int`` refuses (4,300 and more, or
+    what only ``str.isdigit`` calls digits) was a 500 (tests/pages/test_page_fuzz.py). They
+    are read as any word that is no number: the hand takes the next number."""
+    client = client_as(Role.SCORER, table)
+    fields = {**S1_ZIMO_QINGYISE, "dealer": "0", "w1_roots": digits}
+    response = client.post(url("page-session", table), {"number": digits, **fields})
+    assert response.status_code == 302
+    assert list(Hand.objects.values_list("number", flat=True)) == [1]
+    assert client.get(url("page-session", table) + f"?saved={digits}").status_code == 200
+
+
 def test_the_first_hand_asks_for_the_dealer(table):
     table.mode = TableSession.Mode.XUEZHAN
     table.save()

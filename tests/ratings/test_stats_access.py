@@ -97,6 +97,8 @@ def test_a_tournament_only_its_members_may_read_is_404_to_others(private):
     [
         ("?from=yesterday", 400, "from", "invalid_date"),
         ("?from=2025-03-05&to=2025-03-01", 400, "to", "period_reversed"),
+        ("?to=9999-12-31", 400, "to", "out_of_range"),  # its end, the day after, is no date
+        ("?from=1899-12-31", 400, "from", "out_of_range"),
         ("?club=nowhere", 404, "club", "not_found"),
         ("?tournament=nowhere", 404, "tournament", "not_found"),
         ("?club=teahouse&tournament=spring-cup", 400, "tournament", "club_and_tournament"),

@@ -82,6 +82,21 @@ def test_hosting_needs_the_organiser_role(host, json_errors):
     assert not Tournament.objects.exists()
 
 
+@pytest.mark.parametrize("slug", ["no-such-club", "members-only"])
+def test_a_host_club_one_may_not_see_is_a_400_at_its_field(director_client, json_errors, slug):
+    """A club named in the body that does not exist, or that the caller may not see, is an
+    input problem at ``club`` (it was a 404, which the schema does not list for a POST to the
+    collection: tests/core/test_api_fuzz.py)."""
+    ClubFactory(slug="members-only", visibility=Club.Visibility.MEMBERS)
+    r = director_client.post(
+        "/api/v1/tournaments/", {"name": "X", "slug": "x", "club": slug, "rounds": 2},
+        format="json",
+    )  # fmt: skip
+    assert r.status_code == 400
+    assert [(e["path"], e["code"]) for e in json_errors(r)] == [("club", "does_not_exist")]
+    assert not Tournament.objects.exists()
+
+
 def test_anonymous_cannot_create(api_client):
     r = api_client.post("/api/v1/tournaments/", {"name": "X", "slug": "x", "rounds": 2})
     assert r.status_code == 401

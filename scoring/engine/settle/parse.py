@@ -287,7 +287,8 @@ def _parse_draw(c: Collector, raw: Any) -> tuple[Shown, ...] | None:
                 out.append(Shown(seat, (), melds, *declared))
             continue
         if "wait" in hand:
-            c.add("unexpected_wait", "a wait is given for a player declared ready", f"{path}.wait")
+            message = "a wait is given only for a player declared ready"
+            c.add("unexpected_wait", message, f"{path}.wait")
         concealed = c.attempt(parse_tiles, hand.get("concealed", ""), f"{path}.concealed")
         if concealed is not None:
             out.append(Shown(seat, concealed, melds))
@@ -304,7 +305,8 @@ def _parse_draw_declaration(c: Collector, hand: dict, path: str) -> tuple | None
             "a player at the draw is shown (concealed) or declared, not both",
             f"{path}.concealed",
         )
-    if declared not in DRAW_DECLARATIONS:
+    # (a list or an object is no declaration, and cannot be looked up: not hashable)
+    if not isinstance(declared, str) or declared not in DRAW_DECLARATIONS:
         c.add(
             "invalid_draw_declaration",
             f"a player at the draw is declared {', '.join(DRAW_DECLARATIONS)}, "
@@ -317,7 +319,7 @@ def _parse_draw_declaration(c: Collector, hand: dict, path: str) -> tuple | None
         else:
             wait = parse_declaration(c, hand["wait"], f"{path}.wait")
     elif "wait" in hand:
-        c.add("unexpected_wait", "a wait is given for a player declared ready", f"{path}.wait")
+        c.add("unexpected_wait", "a wait is given only for a player declared ready", f"{path}.wait")
     if c.found > before:
         return None
     return declared, wait

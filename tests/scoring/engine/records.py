@@ -1,15 +1,37 @@
-"""Random but valid hand records, for the settlement's property tests and benchmark.
+"""Random hand records, for the settlement's property tests, its fuzzing and benchmarks.
 
-A record is built the way a hand unfolds: tiles come out of one 108-tile pool, kongs happen
-before their owner wins, winners leave, and whoever is still in at the end shows 13 tiles.
+:func:`random_record` builds a valid one the way a hand unfolds: tiles come out of one 108-tile
+pool, kongs happen before their owner wins, winners leave, and whoever is still in at the end
+shows 13 tiles. :func:`declared_twin` turns its winners and its players at the draw into
+declarations of what their tiles showed (RULES §6), all of them or some (a mixed record).
+:func:`random_ruleset` picks a preset's options from the option schema itself, and
+:func:`broken_record` breaks a record the ways a scorer or a stranger does: a seat, a tile or
+a kind changed to another plausible one, a field dropped, added or given a hostile value
+(``HOSTILE``), an event repeated or moved. :func:`fuzz_record` is one of each kind at random.
+
+Everything is driven by a ``random.Random``: the same seed gives the same record, in a
+hypothesis test (which draws the seed) and in ``tests/bench/bench_fuzz.py`` alike.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+import re
 from collections import Counter
+from typing import Any
 
-from scoring.engine import format_tiles, tile_name
+from scoring.engine import (
+    EXTRA_NAMES,
+    PATTERN_NAMES,
+    PRESETS,
+    SITUATIONS,
+    format_tiles,
+    option_schema,
+    resolve_ruleset,
+    tile_name,
+)
+from scoring.engine.settle import settle
 
 #: S1 平胡 on S2's discard 4p: S2 pays S1 1 (qq, base 1). A table session's hand: the session
 #: supplies ruleset, base and mode.
@@ -223,3 +245,238 @@ def _kong_event(rnd: random.Random, kong, out_seats: set[int]) -> dict:
         else:
             event["from"] = rnd.choice(others)
     return event
+
+
+# --- declared records (RULES §6) ----------------------------------------------------------------
+
+
+def declaration_of(valuation, ruleset) -> dict:
+    """What a scorer would declare for a hand the engine valued so."""
+    extras = [line.code for line in valuation.lines if line.code in ruleset.pattern_extras]
+    return {"pattern": valuation.pattern, "roots": valuation.roots, "extras": extras}
+
+
+def declared_twin(
+    record: dict, rnd: random.Random, share: float = 0.7, draw_share: float = 1.0
+) -> dict:
+    """The record with each winner (each with probability ``share``, at least one) and each
+    player at the draw (each with probability ``draw_share``) replaced by what his tiles
+    showed. ``record`` must settle."""
+    settled = settle(record)
+    r = resolve_ruleset(record["ruleset"])
+    twin = copy.deepcopy(record)
+    chosen = [w for w in settled.wins if rnd.random() < share] or list(settled.wins[:1])
+    for w in chosen:
+        for x in twin["events"][w.event]["winners"]:
+            if x["seat"] != w.seat:
+                continue
+            del x["concealed"]
+            x["declared"] = declaration_of(w.valuation, r)
+            # melds may be left out, but 金钩钓 needs its four melds listed
+            if len(x.get("melds") or []) != 4 and rnd.random() < 0.5:
+                x.pop("melds", None)
+    for d in settled.draw or ():
+        if draw_share < 1 and rnd.random() >= draw_share:
+            continue  # this one stays shown (a mixed record)
+        hand = twin["draw"]["hands"][str(d.seat)]
+        melds = hand.get("melds") or []
+        if d.huazhu:
+            new = {"declared": "huazhu"}
+        elif not d.ready:
+            new = {"declared": "not_ready"}
+        else:
+            new = {"declared": "ready", "wait": declaration_of(d.chajiao_wait, r)}
+        if melds and (len(melds) == 4 or rnd.random() < 0.5):
+            new["melds"] = melds
+        twin["draw"]["hands"][str(d.seat)] = new
+    return twin
+
+
+# --- rulesets: a preset, or a preset with options from the option schema ------------------------
+
+
+def random_options(rnd: random.Random, preset: str) -> dict[str, Any]:
+    """Some of the options, each a value ``option_schema`` allows for ``preset``: a new option
+    or preset is fuzzed as soon as the schema lists it."""
+    options = {}
+    for entry in option_schema():
+        if rnd.random() < 0.3:
+            options[entry["key"]] = _option_value(rnd, entry, preset)
+    return options
+
+
+def _option_value(rnd: random.Random, entry: dict, preset: str):
+    allowed = entry["allowed"]
+    if isinstance(allowed, list):
+        return rnd.choice(allowed)
+    if allowed == "boolean":
+        return rnd.random() < 0.5
+    words = re.findall(r'"(\w+)"', allowed)  # huazhu: a number, "cap" or "chajiao_plus_fan"
+    if "null" in allowed and rnd.random() < 0.2:
+        return None
+    if words and rnd.random() < 0.3:
+        return rnd.choice(words)
+    low, high = entry["minimum"], entry["maximum"][preset]
+    return rnd.choice((low, high, rnd.randint(low, min(high, 32)), rnd.randint(low, high)))
+
+
+def random_ruleset(rnd: random.Random, preset: str):
+    """The preset by name, or with some of its options set."""
+    if rnd.random() < 0.3:
+        return preset
+    return {"preset": preset, "options": random_options(rnd, preset)}
+
+
+# --- broken records -------------------------------------------------------------------------------
+
+#: values no field of a record takes: wrong types, out of range, unprintable, unencodable
+HOSTILE = (
+    None, True, False, 0, -1, 4, 7, 2**53, -(2**63), 10**5000, 1.5, float("inf"), float("nan"),
+    "", " ", "x" * 5_000, "\ud800", "1m" * 300, "0m", "10m", "1z", "东", "１ｍ", "null", "true",
+    [], {}, [[[[]]]], {"a": {"b": {"c": {}}}}, ["1m"], [None] * 70, {"preset": "qq"},
+)  # fmt: skip
+TILES = [tile_name(t) for t in range(27)]
+#: plausible values of each field, by its name: what a scorer may mistype or misremember
+PLAUSIBLE: dict[str, tuple] = {
+    "seat": (0, 1, 2, 3),
+    "from": (0, 1, 2, 3, None),
+    "dealer": (0, 1, 2, 3),
+    "type": ("kong", "win"),
+    "kind": ("concealed", "direct", "added", "pung", "kong"),
+    "concealed": (True, False),
+    "same_turn": (True, False),
+    "mode": ("xuezhan", "single"),
+    "base": (1, 2, 10_000, 10_001),
+    "roots": (0, 1, 2, 3, 4, 5),
+    "pattern": tuple(PATTERN_NAMES),
+    "declared": ("huazhu", "not_ready", "ready"),
+    "preset": tuple(PRESETS),
+    "draws_before": (0, 1, 16, 17),
+    "dealer_streak": (0, 1, 16, 17),
+}
+
+
+def _random_tiles(rnd: random.Random, n: int) -> str:
+    return format_tiles(sorted(rnd.randrange(27) for _ in range(n)))
+
+
+def _plausible(rnd: random.Random, name: Any, value: Any):
+    """Another value the field ``name`` (a key, or a list's key) plausibly takes."""
+    if name == "tile":
+        return rnd.choice(TILES)
+    if name == "concealed" and isinstance(value, str):  # a hand's tiles, not a meld's flag
+        return _random_tiles(rnd, rnd.choice((1, 4, 7, 10, 13, 14)))
+    if name == "situation":
+        return rnd.sample(sorted(SITUATIONS), rnd.randrange(3))
+    if name == "extras":
+        return rnd.sample(sorted(EXTRA_NAMES), rnd.randrange(3))
+    if name == "declared_void":
+        return [rnd.choice(("m", "p", "s", None)) for _ in range(4)]
+    if name == "name":
+        return rnd.choice(("老王", "bettor0", "x" * 81, ""))
+    if name in PLAUSIBLE:
+        return rnd.choice(PLAUSIBLE[name])
+    return rnd.choice(HOSTILE)
+
+
+def _slots(value: Any, name: Any = "") -> list[tuple[Any, Any, Any]]:
+    """Every (container, key, name) of a record: what a mutation may change. A list's items
+    take the list's name (``events``, ``winners``…)."""
+    out = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out.append((value, k, k))
+            out += _slots(v, k)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out.append((value, i, name))
+            out += _slots(v, name)
+    return out
+
+
+def _mutate(rnd: random.Random, record: dict) -> None:
+    slots = _slots(record)
+    if not slots:
+        record["events"] = rnd.choice(HOSTILE)
+        return
+    container, key, name = rnd.choice(slots)
+    roll = rnd.random()
+    if roll < 0.5:
+        container[key] = _plausible(rnd, name, container[key])
+    elif roll < 0.65:
+        container[key] = rnd.choice(HOSTILE)
+    elif roll < 0.75:
+        del container[key]
+    elif roll < 0.85 and isinstance(container, dict):
+        container[rnd.choice(("extra", "winner", "Seat", "\ud800", "tiles"))] = 1
+    elif isinstance(container, list):
+        if roll < 0.93 or len(container) < 2:
+            container.insert(rnd.randrange(len(container) + 1), copy.deepcopy(container[key]))
+        else:
+            i, j = rnd.sample(range(len(container)), 2)
+            container[i], container[j] = container[j], container[i]
+    else:
+        container[key] = _plausible(rnd, name, container[key])
+
+
+def field_paths(value: Any, path: tuple = ()) -> list[tuple]:
+    """The path (keys and indices) of every field and item of a record, depth first."""
+    out = []
+    if isinstance(value, dict | list):
+        for k, v in value.items() if isinstance(value, dict) else enumerate(value):
+            out.append((*path, k))
+            out += field_paths(v, (*path, k))
+    return out
+
+
+def replaced(record: dict, path: tuple, value: Any) -> dict:
+    """A copy of ``record`` with the field at ``path`` set to ``value``."""
+    out = copy.deepcopy(record)
+    container = out
+    for k in path[:-1]:
+        container = container[k]
+    container[path[-1]] = value
+    return out
+
+
+def broken_record(rnd: random.Random, record: dict, mutations: int | None = None) -> dict:
+    """A copy of ``record`` changed in one to four places (``mutations``)."""
+    broken = copy.deepcopy(record)
+    for _ in range(mutations or rnd.choice((1, 1, 2, 3, 4))):
+        _mutate(rnd, broken)
+    return broken
+
+
+def padded_record(rnd: random.Random, record: dict) -> dict:
+    """The record at the engine's bounds: its events repeated up to ``MAX_EVENTS``, bettors up
+    to ``MAX_BETTORS`` with the longest names: as much work as one record may ask."""
+    from scoring.engine.bounds import MAX_BETTORS, MAX_EVENTS, MAX_NAME
+
+    padded = copy.deepcopy(record)
+    events = padded["events"] or [{"type": "kong", "seat": 0, "kind": "concealed", "tile": "1m"}]
+    padded["events"] = [copy.deepcopy(events[i % len(events)]) for i in range(MAX_EVENTS)]
+    padded["bettors"] = [
+        {"name": f"{i}" + "叫" * (MAX_NAME - 1), "tile": rnd.choice(TILES)}
+        for i in range(MAX_BETTORS)
+    ]
+    return padded
+
+
+#: the kinds of record :func:`fuzz_record` makes
+KINDS = ("valid", "declared", "mixed", "broken", "padded")
+
+
+def fuzz_record(rnd: random.Random, preset: str, kind: str | None = None) -> tuple[str, dict]:
+    """One record of ``kind`` (at random if None) under ``preset``: (kind, record)."""
+    kind = kind or rnd.choice(KINDS)
+    record = random_record(rnd, random_ruleset(rnd, preset))
+    if kind in ("declared", "mixed", "broken") and record["events"]:
+        base = rnd.choice(("valid", "declared", "mixed")) if kind == "broken" else kind
+        if base != "valid":
+            share = 1.0 if base == "declared" else 0.5
+            record = declared_twin(record, rnd, share=share, draw_share=share)
+    if kind == "broken":
+        record = broken_record(rnd, record)
+    elif kind == "padded":
+        record = padded_record(rnd, record)
+    return kind, record

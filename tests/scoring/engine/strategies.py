@@ -6,7 +6,10 @@ from collections import Counter
 
 from hypothesis import strategies as st
 
-PRESET_NAMES = ("qq", "chengdu", "additive", "xuezhan9")
+from scoring.engine import PRESETS
+
+#: every preset: one added to ``PRESETS`` is tested at once
+PRESET_NAMES = tuple(PRESETS)
 
 
 @st.composite

@@ -83,6 +83,14 @@ def test_a_tile_given_as_a_list_or_an_object_in_a_record(rec, path):
     assert ("notation_type", path) in refusal(settle, rec)
 
 
+@pytest.mark.parametrize("value", [["ready"], {"declared": "huazhu"}])
+def test_a_draw_declaration_given_as_a_list_or_an_object(value):
+    """The declaration of a player at the draw was looked up in a dict: a list is not hashable
+    (a TypeError, found by tests/scoring/engine/settle/test_fuzz.py)."""
+    rec = record(draw={"hands": {"0": {"declared": value}}})
+    assert ("invalid_draw_declaration", "draw.hands.0.declared") in refusal(settle, rec)
+
+
 def test_a_winning_tile_given_as_a_list():
     hand = {"concealed": PINGHU, "winning_tile": ["4p"]}
     assert refusal(parse_winning_hand, hand) == [("notation_type", "winning_tile")]

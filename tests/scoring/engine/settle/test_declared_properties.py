@@ -16,51 +16,12 @@ from hypothesis import strategies as st
 from scoring.engine import resolve_ruleset
 from scoring.engine.settle import settle
 
-from ..records import random_record
-from ..strategies import rulesets, winning_hands
-
-PRESETS = ("qq", "chengdu", "additive", "xuezhan9")
-
-
-def declaration_of(valuation, ruleset) -> dict:
-    """What a scorer would declare for a hand the engine valued so."""
-    extras = [line.code for line in valuation.lines if line.code in ruleset.pattern_extras]
-    return {"pattern": valuation.pattern, "roots": valuation.roots, "extras": extras}
-
-
-def declared_twin(record: dict, rnd: random.Random) -> dict:
-    """The record with each winner (each at random, at least one) and each player at the draw
-    replaced by what his tiles showed."""
-    settled = settle(record)
-    r = resolve_ruleset(record["ruleset"])
-    twin = copy.deepcopy(record)
-    chosen = [w for w in settled.wins if rnd.random() < 0.7] or list(settled.wins[:1])
-    for w in chosen:
-        for x in twin["events"][w.event]["winners"]:
-            if x["seat"] != w.seat:
-                continue
-            del x["concealed"]
-            x["declared"] = declaration_of(w.valuation, r)
-            # melds may be left out, but 金钩钓 needs its four melds listed
-            if len(x.get("melds") or []) != 4 and rnd.random() < 0.5:
-                x.pop("melds", None)
-    for d in settled.draw or ():
-        hand = twin["draw"]["hands"][str(d.seat)]
-        melds = hand.get("melds") or []
-        if d.huazhu:
-            new = {"declared": "huazhu"}
-        elif not d.ready:
-            new = {"declared": "not_ready"}
-        else:
-            new = {"declared": "ready", "wait": declaration_of(d.chajiao_wait, r)}
-        if melds and (len(melds) == 4 or rnd.random() < 0.5):
-            new["melds"] = melds
-        twin["draw"]["hands"][str(d.seat)] = new
-    return twin
+from ..records import declaration_of, declared_twin, random_record
+from ..strategies import PRESET_NAMES, rulesets, winning_hands
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2**32), st.sampled_from(PRESETS))
+@given(st.integers(0, 2**32), st.sampled_from(PRESET_NAMES))
 def test_a_declared_twin_pays_the_same(seed, preset):
     record = random_record(random.Random(seed), preset)
     shown = settle(record).as_dict()

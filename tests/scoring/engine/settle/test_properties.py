@@ -1,7 +1,7 @@
 """Properties of the settlement on random valid records (hypothesis).
 
 Records come from ``records.random_record``: kongs, discard and self-drawn wins (一炮多响,
-杠上花, 杠上炮 included), draws with shown hands, and 叫马 bettors, under all four presets.
+杠上花, 杠上炮 included), draws with shown hands, and 叫马 bettors, under every preset.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from scoring.engine.settle import REASON_NAMES, settle
 
 from ..records import random_record
-
-PRESETS = ("qq", "chengdu", "additive", "xuezhan9")
+from ..strategies import PRESET_NAMES as PRESETS
 
 records = st.builds(
     lambda seed, preset: random_record(random.Random(seed), preset),
