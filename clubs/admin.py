@@ -34,8 +34,11 @@ from clubs.models import (
 )
 from clubs.services.hands import hand_delete
 from clubs.services.sessions import session_close, session_reopen
+from clubs.signals import club_changed
+from clubs.tasks import session_changed
 from core.admin import ReadOnlyAdminMixin, ReadOnlyInline, pretty_json, service_error_text
 from core.errors import ServiceError
+from core.outbox import enqueue
 
 
 def party(player, bettor) -> str:
@@ -96,6 +99,11 @@ class ClubAdmin(admin.ModelAdmin):
                 n_sessions=Count("sessions", distinct=True),
             )
         )
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:  # as ``club_update`` tells (a new time zone: awards)
+            club_changed.send(sender=Club, club_id=obj.pk, fields=frozenset(form.changed_data))
 
     @admin.display(description="members", ordering="n_members")
     def members(self, obj: Club) -> int:
@@ -254,6 +262,9 @@ class TableSessionAdmin(admin.ModelAdmin):
         if not change and obj.created_by_id is None:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
+        if change and "started_at" in form.changed_data:
+            # a finished session's lines, ratings and awards carry when it was played
+            enqueue(session_changed.name, obj.pk)
 
     @admin.display(description="players")
     def players(self, obj: TableSession) -> str:

@@ -14,7 +14,7 @@ from datetime import date, datetime, time, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from clubs.models import (
@@ -257,6 +257,98 @@ def player_history(*, player: Player, user) -> PlayerHistory | None:
     if not memberships and not sessions and not tables and not himself:
         return None
     return PlayerHistory(player, memberships, sessions, tables)
+
+
+class RecentSession(NamedTuple):
+    """One of a player's latest sessions: whether he sat at the table or bet on it (叫马), and
+    his total there."""
+
+    session: TableSession
+    role: str  # "seat" or "bettor"
+    total: int
+
+
+class PlayerRecent(NamedTuple):
+    """What a player's page lists of his sessions: the clubs the user may read of his
+    memberships and tables, by name, and his latest club sessions and tournament tables there
+    (the latest first)."""
+
+    clubs: list[Club]
+    sessions: list[RecentSession]
+    tournament_tables: list[RecentSession]
+
+
+def player_recent(*, player: Player, user, club: Club | None = None, limit: int) -> PlayerRecent:
+    """His latest ``limit`` club sessions (of ``club`` alone when one is given: the caller
+    checked the user may read it) and tournament tables that the user may see, with his totals
+    in those sessions only, however long his history: what ``player_history`` lists last, in
+    three to six queries (his clubs; his sessions; the payments of those played hand by hand,
+    the results of those entered; his 叫马 bets among them; his tournament tables).
+    ``clubs``: those of his memberships and of his club sessions."""
+    his = Q(pk__in=Seat.objects.filter(player=player).values("session_id")) | Q(
+        pk__in=Bettor.objects.filter(player=player).values("session_id")
+    )
+    played = TableSession.objects.filter(his)
+    member = Membership.objects.filter(player=player)
+    here = played.filter(club=OuterRef("pk"))
+    found = (
+        Club.objects.filter(Q(pk__in=played.values("club_id")) | Q(pk__in=member.values("club_id")))
+        .annotate(
+            member=Exists(member.filter(club=OuterRef("pk"))),
+            club_tables=Exists(here.filter(kind=TableSession.Kind.CLUB)),
+            tournament_tables=Exists(here.filter(kind=TableSession.Kind.TOURNAMENT)),
+        )
+        .order_by("name", "pk")
+    )
+    readable = [c for c in found if can_read(user, c)]
+    asked = {
+        TableSession.Kind.CLUB: [
+            c.pk for c in readable if c.club_tables and (club is None or c.pk == club.pk)
+        ],
+        TableSession.Kind.TOURNAMENT: [c.pk for c in readable if c.tournament_tables],
+    }
+
+    latest = {
+        kind: list(
+            played.filter(kind=kind, club_id__in=ids)
+            .select_related("club")
+            .annotate(
+                bet=Exists(Bettor.objects.filter(session=OuterRef("pk"), player=player)),
+                entered=Exists(SessionResult.objects.filter(session=OuterRef("pk"))),
+            )
+            .order_by("-started_at", "-id")[:limit]
+        )
+        if ids
+        else []
+        for kind, ids in asked.items()
+    }
+    sessions = [s for found in latest.values() for s in found]
+    # a session's totals are its hands' payments or its entered results (an empty list asks
+    # the database nothing)
+    totals = _totals(
+        Q(hand__session_id__in=[s.pk for s in sessions if not s.entered]),
+        Q(session_id__in=[s.pk for s in sessions if s.entered]),
+    )
+    bets: dict[int, list[int]] = defaultdict(list)
+    if any(s.bet for s in sessions):  # his 叫马 bets' totals are his too
+        for session_id, bettor_id in Bettor.objects.filter(
+            player=player, session_id__in=[s.pk for s in sessions if s.bet]
+        ).values_list("session_id", "id"):
+            bets[session_id].append(bettor_id)
+
+    def recent(kind: str) -> list[RecentSession]:
+        out = []
+        for s in latest[kind]:
+            book = totals[s.pk]
+            total = book.of_player(player.pk) + sum(book.of_bettor(b) for b in bets[s.pk])
+            out.append(RecentSession(s, "bettor" if s.bet else "seat", total))
+        return out
+
+    return PlayerRecent(
+        [c for c in readable if c.member or c.club_tables],
+        recent(TableSession.Kind.CLUB),
+        recent(TableSession.Kind.TOURNAMENT),
+    )
 
 
 # --- hands with their payments ---------------------------------------------------------------

@@ -5,3 +5,7 @@ from django.dispatch import Signal
 #: sent by the ``clubs.session_changed`` task after a session's hands or results changed
 #: (``session_id`` keyword)
 session_changed = Signal()
+
+#: sent by ``clubs.services.clubs.club_update`` in its transaction, after the club's row was
+#: saved (``club_id``, and ``fields``: the names of the fields whose value changed)
+club_changed = Signal()

@@ -213,3 +213,41 @@ class WinLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.pattern} {self.amount}"
+
+
+#: the season of an award holder that covers all time (others are years)
+ALL_TIME = 0
+
+
+class AwardHolder(models.Model):
+    """A winner of one award of a club's season: a read model of ``club_awards``, rewritten by
+    ``ratings.services.club_awards_refresh`` after every write that moves the club's lines
+    (the ``ratings.refresh_awards`` task), so that a player's page reads his awards in one
+    query instead of adding up the whole club's lines.
+
+    A season is a year in the club's time zone (1 January to 31 December), or
+    :data:`ALL_TIME`. Tied winners each have a row; an award nobody earned has none. Names are
+    not kept: they are read when shown, so renaming a player moves nothing here."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    season = models.PositiveSmallIntegerField(help_text="a year; 0: all time")
+    code = models.CharField(max_length=40, help_text="the award's code (ratings.awards)")
+    order = models.PositiveSmallIntegerField(help_text="the award's place in AWARDS")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    value = models.FloatField(help_text="his figure, in the award's unit")
+    session = models.ForeignKey(
+        TableSession, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        help_text="the hand of a one-hand award: its session",
+    )  # fmt: skip
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club_id", "-season", "order", "player_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "season", "code", "player"], name="one_holder_per_award"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.season or 'all time'}: {self.player_id}"

@@ -11,18 +11,26 @@ same numbers (``tests/ratings/test_incremental.py``).
 
 Everything about one pool happens under a lock on its row: two workers never rate one pool at
 once.
+
+The awards of whole seasons are a read model too (:class:`AwardHolder`): when a refresh wrote
+or deleted the lines of a club table (it was finished, reopened, corrected — never a hand of a
+table still being played), it queues ``ratings.refresh_awards`` for the club and the table's
+season, and :func:`club_awards_refresh` rewrites that season's holders and all time's from
+``club_awards``, outside the refresh (adding up the whole club is not a hand's cost).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import Q
 
-from clubs.models import TableSession
+from clubs.models import Club, TableSession
 from clubs.outcomes import (
     SessionOutcome,
     session_club_id,
@@ -31,16 +39,21 @@ from clubs.outcomes import (
     session_outcome,
     session_outcomes,
 )
+from core.outbox import enqueue
 from ratings import system
+from ratings.awards_selectors import club_awards, club_seasons, season_period
 from ratings.facts import session_facts
 from ratings.fastpath import ChangeRow, changes_insert
 from ratings.models import (
+    ALL_TIME,
+    AwardHolder,
     Rating,
     RatingPool,
     RatingSystem,
     SessionLine,
     WinLine,
 )
+from ratings.receivers import AWARDS_TASK
 from tournaments.selectors import tournament_ids_of, tournament_of_session
 
 BATCH = 2000
@@ -129,6 +142,26 @@ def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
         )
         for w in facts.wins
     )
+
+
+def _club_line_moment(session_id: int) -> datetime | None:
+    """When the session's club-table lines say it was played (None: it has none)."""
+    lines = SessionLine.objects.filter(session_id=session_id, kind=TableSession.Kind.CLUB)
+    return lines.values_list("started_at", flat=True).first()
+
+
+def _awards_follow(outcome: SessionOutcome, was: datetime | None) -> None:
+    """The club table's lines were written or deleted: queue its club's awards of the season
+    it was played in (and of the season its old lines said, if that differs), in this
+    transaction. A table still being played, or a tournament's, has no club lines: nothing."""
+    moments = [was] if was is not None else []
+    if outcome.kind == TableSession.Kind.CLUB and outcome.finished and len(outcome.seats) == 4:
+        moments.append(outcome.started_at)
+    if not moments:
+        return
+    zone = ZoneInfo(Club.objects.values_list("time_zone", flat=True).get(pk=outcome.club_id))
+    for year in sorted({m.astimezone(zone).year for m in moments}):
+        enqueue(AWARDS_TASK, outcome.club_id, year)
 
 
 # --- rating a pool ---------------------------------------------------------------------------
@@ -222,7 +255,9 @@ def session_refresh(*, session_id: int) -> dict[str, Any]:
         outcome = session_outcome(session_id)
         if outcome is None:
             return {"session": session_id, "rated": 0}
+        was = _club_line_moment(session_id)
         _write_lines(outcome, tournament_id)
+        _awards_follow(outcome, was)
         if outcome.kind != TableSession.Kind.CLUB and tournament_id is None:
             return {"session": session_id, "rated": 0}
         if pool.system.key != system.system_key():  # another model since: all of it again
@@ -259,7 +294,7 @@ def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
 def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
     """Everything of one club from scratch (``manage.py ratings_recompute``): the lines of
     every session from its hands (unless ``lines`` is False), then the club's ratings and each
-    of its tournaments' ratings from the lines."""
+    of its tournaments' ratings from the lines, and its award holders of every season."""
     sessions = session_ids_of(club_id)
     if lines:
         outcomes = session_outcomes(sessions)
@@ -269,4 +304,49 @@ def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
     rated = pool_recompute(club_id=club_id)
     for tournament_id in tournament_ids_of(club_id):
         rated += pool_recompute(club_id=club_id, tournament_id=tournament_id)
+    club_awards_refresh(club_id=club_id)
     return {"sessions": len(sessions), "rated": rated}
+
+
+# --- the awards' read model ------------------------------------------------------------------
+
+
+def _holders(club: Club, season: int) -> list[AwardHolder]:
+    """The holders of every award of the club's season, as ``club_awards`` gives them."""
+    rows = []
+    for order, result in enumerate(club_awards(club, season_period(club, season))):
+        for w in result.winners:
+            rows.append(
+                AwardHolder(
+                    club=club, season=season, code=result.code, order=order,
+                    player_id=w.player_id, value=w.value,
+                    session_id=w.hand.session_id if w.hand else None,
+                    hand_number=w.hand.hand_number if w.hand else None,
+                )
+            )  # fmt: skip
+    return rows
+
+
+def club_awards_refresh(*, club_id: int, seasons: Iterable[int] | None = None) -> dict[str, Any]:
+    """Rewrite the club's award holders of ``seasons`` (years; :data:`ALL_TIME`) from its
+    lines; None: of every season it played in and all time, the holders of any other season
+    dropped (``manage.py ratings_recompute``, a change of the club's time zone).
+
+    Under a lock on the club's row (``FOR NO KEY UPDATE``: the club's sessions and lines are
+    still written meanwhile), so two refreshes of one club do not interleave; each reads the
+    lines as committed when it runs, so the last one queued leaves them right. Safe to repeat.
+    """
+    with transaction.atomic():
+        club = Club.objects.select_for_update(no_key=True).filter(pk=club_id).first()
+        if club is None:  # deleted since: its holders went with it
+            return {"club": club_id, "seasons": [], "holders": 0}
+        holders = AwardHolder.objects.filter(club=club)
+        if seasons is None:
+            wanted = sorted({*club_seasons(club), ALL_TIME})
+            holders.exclude(season__in=wanted).delete()
+        else:
+            wanted = sorted(set(seasons))
+        rows = [row for season in wanted for row in _holders(club, season)]
+        holders.filter(season__in=wanted).delete()
+        AwardHolder.objects.bulk_create(rows, batch_size=BATCH)
+    return {"club": club_id, "seasons": wanted, "holders": len(rows)}

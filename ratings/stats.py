@@ -2,7 +2,8 @@
 sessions a caller may see.
 
 Read from the statistics' lines (:class:`SessionLine`, :class:`WinLine`), never from the hands:
-a constant number of queries however many sessions he played, each summing his own rows.
+a constant number of queries however many sessions he played, each reading his own rows (his
+session lines once: the sums and the head-to-head both come from them).
 
 **Scope.** The rows are the player's lines that the caller may read: a club table counts when
 the caller may read its club (``clubs.selectors.can_read``: a members-only club's tables are
@@ -31,18 +32,19 @@ the shown counts say how much of it the tiles prove.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from clubs.models import Club, Player, TableSession
 from clubs.selectors import can_read
 from core.names import Name
-from ratings.models import Rating, RatingChange, SessionLine, WinLine
+from ratings.models import PROVISIONAL_SESSIONS, Rating, RatingChange, SessionLine, WinLine
 from ratings.periods import Period
 from scoring.engine import PATTERN_NAMES, PRESETS
 from tournaments.models import Tournament
@@ -250,16 +252,27 @@ class _Readable:
 
 
 def _readable(player: Player, user) -> _Readable:
-    """The clubs and tournaments of his lines that ``user`` may read (two queries, and the
-    user's memberships once)."""
+    """The clubs and tournaments of his lines that ``user`` may read (one query, two when he
+    played a tournament table; and the user's memberships once)."""
     mine = SessionLine.objects.filter(player=player).order_by()
-    clubs = Club.objects.filter(pk__in=mine.filter(kind=CLUB).values("club_id"))
-    tournaments = Tournament.objects.select_related("club").filter(
-        pk__in=mine.filter(tournament__isnull=False).values("tournament_id")
+    here = mine.filter(club_id=OuterRef("pk"))
+    clubs = list(
+        Club.objects.filter(pk__in=mine.values("club_id"))
+        .annotate(
+            club_tables=Exists(here.filter(kind=CLUB)),
+            tournament_tables=Exists(here.filter(tournament__isnull=False)),
+        )
+        .order_by("name", "pk")
     )
+    tournaments: dict[int, Tournament] = {}
+    if any(c.tournament_tables for c in clubs):
+        played = Tournament.objects.select_related("club").filter(
+            pk__in=mine.filter(tournament__isnull=False).values("tournament_id")
+        )
+        tournaments = {t.pk: t for t in played.order_by("pk") if can_read_tournament(user, t)}
     return _Readable(
-        clubs={c.pk: c for c in clubs.order_by("name", "pk") if can_read(user, c)},
-        tournaments={t.pk: t for t in tournaments.order_by("pk") if can_read_tournament(user, t)},
+        clubs={c.pk: c for c in clubs if c.club_tables and can_read(user, c)},
+        tournaments=tournaments,
     )
 
 
@@ -325,17 +338,37 @@ _SUMMED = ("score", "hands", "shown_hands", "wins", "self_draws", "deal_ins",
            "self_drawn_against", "win_total", "first_wins", "second_wins", "third_wins",
            "kongs_concealed", "kongs_direct", "kongs_added", "kong_net", "transfer_paid",
            "transfer_received", "chajiao_paid", "chajiao_received", "huazhu")  # fmt: skip
+_HANDS = _SUMMED.index("hands")
 
 
-def _line_sums(lines) -> dict[str, int]:
-    sums = lines.aggregate(
-        sessions=Count("pk"),
-        entered_sessions=Count("pk", filter=Q(entered=True)),
-        sessions_with_hands=Count("pk", filter=Q(hands__gt=0)),
-        **{f"place_{n}": Count("pk", filter=Q(place=n)) for n in range(1, 5)},
-        **{name: Sum(name) for name in _SUMMED},
-    )
-    return {k: v or 0 for k, v in sums.items()}
+class _Line(NamedTuple):
+    """One of his lines as the figures read it."""
+
+    session_id: int
+    place: int
+    entered: bool
+    exchanged: dict[str, int] | None
+    summed: tuple[int, ...]  # the fields of _SUMMED
+
+
+def _his_lines(lines) -> list[_Line]:
+    """His lines of the scope (one query: the sums and the head-to-head both read them)."""
+    rows = lines.values_list("session_id", "place", "entered", "exchanged", *_SUMMED)
+    return [_Line(*row[:4], row[4:]) for row in rows]
+
+
+def _line_sums(lines: list[_Line]) -> dict[str, int]:
+    """His lines added up: sessions, entered ones, those with hands, places, every figure."""
+    columns = zip(*(ln.summed for ln in lines), strict=True)
+    sums = dict(zip(_SUMMED, [sum(c) for c in columns] or [0] * len(_SUMMED), strict=True))
+    places = Counter(ln.place for ln in lines)
+    return {
+        "sessions": len(lines),
+        "entered_sessions": sum(1 for ln in lines if ln.entered),
+        "sessions_with_hands": sum(1 for ln in lines if ln.summed[_HANDS] > 0),
+        **{f"place_{n}": places[n] for n in range(1, 5)},
+        **sums,
+    }
 
 
 def _pattern_name(preset: str, code: str) -> Name:
@@ -344,6 +377,11 @@ def _pattern_name(preset: str, code: str) -> Name:
         if entry.code == code:
             return Name(entry.zh, entry.en)
     return PATTERN_NAMES.get(code) or Name(code, code)
+
+
+#: the fields of a WinLine a BiggestWin is made of (with its pattern's name and its day)
+_BIGGEST_FIELDS = ("amount", "pattern", "preset", "roots", "self_draw", "verified", "session_id",
+                   "hand_number", "started_at")  # fmt: skip
 
 
 def _win_figures(wins, s: dict[str, int]) -> tuple[WinFigures, int]:
@@ -370,17 +408,17 @@ def _win_figures(wins, s: dict[str, int]) -> tuple[WinFigures, int]:
         for code, (n, shown) in sorted(counts.items(), key=lambda kv: (-kv[1][0], kv[0]))
     )
     top = (
-        wins.select_related("club")
-        .order_by("-amount", "started_at", "session_id", "hand_number", "order")
+        wins.order_by("-amount", "started_at", "session_id", "hand_number", "order")
+        .values_list(*_BIGGEST_FIELDS, "club__time_zone")
         .first()
     )
     biggest = None
     if top is not None:
-        day = top.started_at.astimezone(ZoneInfo(top.club.time_zone)).date()
-        biggest = BiggestWin(
-            top.amount, top.pattern, _pattern_name(top.preset, top.pattern), top.roots,
-            top.self_draw, top.verified, top.session_id, top.hand_number, top.started_at, day,
-        )  # fmt: skip
+        *win, zone = top
+        fields = dict(zip(_BIGGEST_FIELDS, win, strict=True))
+        name = _pattern_name(fields.pop("preset"), fields["pattern"])
+        day = fields["started_at"].astimezone(ZoneInfo(zone)).date()  # the club's own day
+        biggest = BiggestWin(**fields, name=name, day=day)
     figures = WinFigures(
         wins=s["wins"],
         win_total=s["win_total"],
@@ -420,10 +458,9 @@ def _scores(s: dict[str, int]) -> Scores:
     )
 
 
-def _head_to_head(player: Player, lines) -> tuple[Opponent, ...]:
-    """The opponents he sat with most (two queries: his lines, then theirs at his tables)."""
-    rows = lines.values_list("session_id", "place", "exchanged")
-    mine = {session_id: (place, exchanged) for session_id, place, exchanged in rows}
+def _head_to_head(player: Player, lines, his: list[_Line]) -> tuple[Opponent, ...]:
+    """The opponents he sat with most (one query: theirs at his tables; ``his``: his lines)."""
+    mine = {ln.session_id: (ln.place, ln.exchanged) for ln in his}
     others = (
         SessionLine.objects.filter(session_id__in=lines.values("session_id"))
         .exclude(player=player)
@@ -446,48 +483,40 @@ def _head_to_head(player: Player, lines) -> tuple[Opponent, ...]:
     return tuple(ranked[:HEAD_TO_HEAD_LIMIT])
 
 
+#: a RatingChange's fields a RatingStep is made of, in its order
+_STEP_FIELDS = ("session_id", "played_at", "number", "score", "place", "expected_place",
+                "expected_probability", "rating_before", "rating_after")  # fmt: skip
+
+
 def _ratings(player: Player, pools: Q, period: Q) -> tuple[RatingHistory, ...]:
     """His rating in each pool of the scope, with the steps of the period (two queries)."""
-    ratings = list(
+    ratings = (
         Rating.objects.filter(pools, player=player)
-        .select_related("pool__club", "pool__tournament")
         .order_by("pool__club__name", "pool_id")
-    )
+        .values_list("pool_id", "pool__club__slug", "pool__club__name", "pool__tournament__slug",
+                     "pool__tournament__name", "rating", "mu", "sigma", "sessions")
+    )  # fmt: skip
     steps: dict[int, list[RatingStep]] = defaultdict(list)
-    changes = RatingChange.objects.filter(pools, period, player=player).order_by(
-        "pool_id", "played_at", "session_id"
+    changes = (
+        RatingChange.objects.filter(pools, period, player=player)
+        .order_by("pool_id", "played_at", "session_id")
+        .values_list("pool_id", *_STEP_FIELDS)
     )
-    for c in changes:
-        steps[c.pool_id].append(
-            RatingStep(
-                c.session_id,
-                c.played_at,
-                c.number,
-                c.score,
-                c.place,
-                c.expected_place,
-                c.expected_probability,
-                c.rating_before,
-                c.rating_after,
-            )
+    for pool_id, *step in changes:  # rows, not model instances: a long history is many
+        steps[pool_id].append(RatingStep(*step))
+    return tuple(
+        RatingHistory(
+            club=Ref(club_slug, club_name),
+            tournament=Ref(t_slug, t_name) if t_slug is not None else None,
+            rating=rating,
+            mu=mu,
+            sigma=sigma,
+            sessions=sessions,
+            provisional=sessions < PROVISIONAL_SESSIONS,
+            history=tuple(steps[pool_id]),
         )
-    out = []
-    for r in ratings:
-        pool = r.pool
-        tournament = pool.tournament
-        out.append(
-            RatingHistory(
-                club=Ref(pool.club.slug, pool.club.name),
-                tournament=Ref(tournament.slug, tournament.name) if tournament else None,
-                rating=r.rating,
-                mu=r.mu,
-                sigma=r.sigma,
-                sessions=r.sessions,
-                provisional=r.provisional,
-                history=tuple(steps[pool.pk]),
-            )
-        )
-    return tuple(out)
+        for pool_id, club_slug, club_name, t_slug, t_name, rating, mu, sigma, sessions in ratings
+    )
 
 
 def _tournament_lines(player: Player, tournaments: dict[int, Tournament], period: Q):
@@ -537,7 +566,8 @@ def player_stats(
     in_period = _in_period(period, zones, "started_at")
     lines = SessionLine.objects.filter(scope.lines, in_period, player=player).order_by()
     wins = WinLine.objects.filter(scope.lines, in_period, player=player)
-    sums = _line_sums(lines)
+    his = _his_lines(lines)
+    sums = _line_sums(his)
     win_figures, shown_wins = _win_figures(wins, sums)
     basis = Basis(
         sessions=sums["sessions"],
@@ -569,7 +599,7 @@ def player_stats(
         ratings=_ratings(
             player, scope.pools, _in_period(period, zones, "played_at", "pool__club_id")
         ),
-        head_to_head=_head_to_head(player, lines),
+        head_to_head=_head_to_head(player, lines, his),
         tournaments=_tournament_lines(
             player, scope.tournaments, _in_period(period, tournament_zones, "started_at")
         ),

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from clubs.models import Club, Membership, Payment, Player, Role
+from clubs.signals import club_changed
 from core.errors import Conflict
 from scoring.services import ruleset_snapshot_get_or_create
 
@@ -53,11 +54,17 @@ def club_create(
 
 @transaction.atomic
 def club_update(*, club: Club, **fields: Any) -> Club:
+    """Change a club's settings; the apps built on clubs hear which ones changed
+    (``clubs.signals.club_changed``, in this transaction: a new time zone moves the seasons of
+    the awards)."""
     if "ruleset" in fields:
-        club.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
+        fields["ruleset"] = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
+    changed = frozenset(key for key, value in fields.items() if getattr(club, key) != value)
     for key, value in fields.items():
         setattr(club, key, value)
     club.save()
+    if changed:
+        club_changed.send(sender=Club, club_id=club.pk, fields=changed)
     return club
 
 

@@ -1,32 +1,33 @@
 """A player's page (战绩): what the view gathers from the selectors, and its charts.
 
 Every figure is a selector's: ``ratings.stats.player_stats`` (figures, bases, rating history,
-head-to-head, tournaments), ``clubs.selectors.player_history`` (the sessions, with links),
-``ratings.ranking.player_ranks`` (his rank in each club's all-time ranking) and
-``ratings.awards_selectors.club_awards`` (the awards he holds). This module only picks, orders
-and draws them: the charts come from ``pages.charts``.
+head-to-head, tournaments), ``clubs.selectors.player_recent`` (his clubs, his last sessions
+with links), ``ratings.ranking.player_ranks`` (his rank in each club's all-time ranking) and
+``ratings.awards_selectors.held_awards`` (the awards he holds, read from their read model).
+This module only picks, orders and draws them: the charts come from ``pages.charts``.
 
 Bounds: the awards are read for at most :data:`AWARD_CLUBS` clubs (those he played most in;
-``?club=`` reads the one asked for), each for this year and all time, four queries each, so
-the page's queries stay bounded however many clubs he plays in.
+``?club=`` reads the one asked for), each for this year and all time, in one query; the
+sessions listed are his last :data:`LAST_SESSIONS`, read alone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from clubs.models import Club
-from clubs.selectors import PlayerHistory, PlayerSession, club_today
+from clubs.selectors import club_today
 from core.names import Name
 from pages import charts
 from pages.words import chinese, name_text, roots_text
-from ratings.awards_selectors import AwardResult, club_awards
-from ratings.periods import Period
+from ratings.awards import Award
+from ratings.awards_selectors import HeldAward, held_awards
+from ratings.models import ALL_TIME
 from ratings.ranking import ClubRank
 from ratings.stats import PlayerStats, RatingHistory
 
@@ -47,8 +48,8 @@ class ClubStanding:
 
 
 @dataclass(frozen=True)
-class HeldAward:
-    award: AwardResult
+class AwardLine:
+    award: Award
     name: str  # the award's name in the page's language
     about: str  # what it is given for
     value: str  # his figure, with its unit, in words
@@ -59,8 +60,8 @@ class HeldAward:
 class ClubAwards:
     club: Club
     year: int
-    this_year: tuple[HeldAward, ...]
-    all_time: tuple[HeldAward, ...]
+    this_year: tuple[AwardLine, ...]
+    all_time: tuple[AwardLine, ...]
 
 
 def standings(
@@ -73,9 +74,9 @@ def standings(
     return sorted(lines, key=lambda s: (-(s.rating.sessions if s.rating else 0), s.club.name))
 
 
-def _value_words(result: AwardResult, value: int | float) -> str:
+def _value_words(held: HeldAward) -> str:
     """16分 / 16 points, 0.05点炮/局 / 0.05 deal-ins per hand."""
-    unit = result.unit_name
+    unit, value = held.unit_name, held.value
     number = f"{value:g}" if isinstance(value, float) else str(value)
     return f"{number}{unit.zh}" if chinese() else f"{number} {unit.en}"
 
@@ -85,58 +86,37 @@ def _words(name: Name) -> str:
     return name.zh if chinese() else name.en
 
 
-def held(results: list[AwardResult], player_id: int) -> tuple[HeldAward, ...]:
-    """The awards of ``results`` he is among the winners of."""
-    out = []
-    for r in results:
-        for w in r.winners:
-            if w.player_id == player_id:
-                hand = (w.hand.session_id, w.hand.hand_number) if w.hand else None
-                out.append(
-                    HeldAward(
-                        r,
-                        name_text(r.name),
-                        _words(r.description),
-                        _value_words(r, w.value),
-                        hand,
-                    )  # fmt: skip
-                )
-    return tuple(out)
+def _line(h: HeldAward) -> AwardLine:
+    a = h.award
+    hand = (h.hand.session_id, h.hand.hand_number) if h.hand else None
+    return AwardLine(a, name_text(a.name), _words(a.description), _value_words(h), hand)
 
 
 def awards(lines: list[ClubStanding], player_id: int) -> list[ClubAwards]:
     """The awards he holds this year and of all time in the clubs he played most in."""
+    clubs = [line.club for line in lines[:AWARD_CLUBS]]
+    years = {club.pk: club_today(club).year for club in clubs}
+    held = held_awards(player_id, years)
     out = []
-    for line in lines[:AWARD_CLUBS]:
-        club = line.club
-        year = club_today(club).year
-        this_year = Period(date(year, 1, 1), None, club.time_zone)
+    for club in clubs:
+        mine = [h for h in held if h.club_id == club.pk]
         out.append(
             ClubAwards(
                 club,
-                year,
-                held(club_awards(club, this_year), player_id),
-                held(club_awards(club, Period(zone=club.time_zone)), player_id),
+                years[club.pk],
+                tuple(_line(h) for h in mine if h.season == years[club.pk]),
+                tuple(_line(h) for h in mine if h.season == ALL_TIME),
             )
         )
     return out
 
 
-def his_clubs(history: PlayerHistory | None, club: Club | None) -> list[Club]:
+def his_clubs(clubs: list[Club], club: Club | None) -> list[Club]:
     """The clubs the page may be narrowed to: those of his memberships and of his club tables
-    that the visitor may read (``player_history`` read them), by name; and the one asked for."""
+    that the visitor may read (``player_recent`` read them), by name; and the one asked for."""
     found = {c.pk: c for c in [club] if c is not None}
-    if history is not None:
-        found |= {m.club.pk: m.club for m in history.memberships}
-        found |= {s.session.club.pk: s.session.club for s in history.sessions}
+    found |= {c.pk: c for c in clubs}
     return sorted(found.values(), key=lambda c: (c.name, c.pk))
-
-
-def last_sessions(sessions: list[PlayerSession], club: Club | None) -> list[PlayerSession]:
-    """His latest sessions first (of ``club`` alone when one is asked for)."""
-    if club is not None:
-        sessions = [s for s in sessions if s.session.club_id == club.pk]
-    return list(reversed(sessions[-LAST_SESSIONS:]))
 
 
 def biggest_words(stats: PlayerStats) -> str:

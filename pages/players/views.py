@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from clubs import selectors
 from pages.base import club_for
-from pages.players import profile
+from pages.players import profile, widgets
 from pages.players.ranking import COLUMNS, PERIODS, headings, page_query, ranking_rows
 from ratings.models import PROVISIONAL_SESSIONS
 from ratings.ranking import club_ranking, player_ranks
@@ -65,9 +65,12 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     if stats is None:
         raise Http404
     x = request.GET.get("x") if request.GET.get("x") in profile.X_AXES else "sessions"
-    history = selectors.player_history(player=who, user=request.user)
-    played = [c.slug for c in stats.scope.clubs]
-    clubs = selectors.readable_clubs(request.user, played) if played else []
+    recent = selectors.player_recent(
+        player=who, user=request.user, club=club, limit=profile.LAST_SESSIONS
+    )
+    # the clubs of his club tables' lines that the visitor may read, by name: among his clubs
+    played = {c.slug for c in stats.scope.clubs}
+    clubs = [c for c in recent.clubs if c.slug in played]
     ranks = player_ranks(who.pk, [c.pk for c in clubs])
     lines = profile.standings(clubs, stats, ranks)
     zone = clubs[0].time_zone if clubs else "Asia/Shanghai"
@@ -76,15 +79,18 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         "stats": stats,
         "club": club,
         "x": x,
-        "switch": profile.his_clubs(history, club),
+        "switch": profile.his_clubs(recent.clubs, club),
         "standings": lines,
         "score_chart": profile.score_chart(stats, x, zone),
         "rating_chart": profile.rating_chart(stats, x, zone),
         "pattern_chart": profile.pattern_chart(stats),
         "roots_chart": profile.roots_chart(stats),
         "biggest_name": profile.biggest_words(stats),
-        "sessions": profile.last_sessions(history.sessions if history else [], club),
-        "tables": profile.last_sessions(history.tournament_tables if history else [], None),
+        "h2h_rows": widgets.h2h_rows(stats.head_to_head),
+        "sessions": recent.sessions,
+        "session_items": widgets.session_items(recent.sessions),
+        "tables": recent.tournament_tables,
+        "table_items": widgets.session_items(recent.tournament_tables, tournament=True),
         "awards": profile.awards(lines, who.pk),
         "award_clubs": profile.AWARD_CLUBS,
         "provisional_sessions": PROVISIONAL_SESSIONS,

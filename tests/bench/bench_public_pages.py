@@ -14,14 +14,16 @@ Each printed beside its reference measured in the same run: the JSON API of the 
 that is not there yet says ``page not built: <path> answered 404`` and the rest goes on.
 
 The data: the club of ``tests/ratings/generate.py`` (500 players, 1,250 closed sessions of 16
-hands settled by the engine, a regular who sits at one table in ten), its statistics' lines
-and ratings built by ``ratings.services.club_recompute``; and a tournament of 1,000 registered
-players, :data:`ROUNDS` rounds seated by ``round_seat`` with zero-sum totals written in bulk
-(as ``bench_tournaments.py`` builds its big one), its standings computed. On a PostgreSQL
-database of its own (``BENCH_PG``, default host=127.0.0.1 port=5432 user=postgres;
+hands settled by the engine, a regular who sits at one table in ten), its statistics' lines,
+ratings and award holders built by ``ratings.services.club_recompute``; and a tournament of
+1,000 registered players, :data:`ROUNDS` rounds seated by ``round_seat`` with zero-sum totals
+written in bulk (as ``bench_tournaments.py`` builds its big one), its standings computed. On a
+PostgreSQL database of its own (``BENCH_PG``, default host=127.0.0.1 port=5432 user=postgres;
 ``BENCH_DB_PUBLIC_PAGES``, default xuezhan_bench_public_pages), dropped and created afresh;
 SQLite in a temporary file when PostgreSQL cannot be used. No cache: every request reads the
-database. ``BENCH_PUBLIC_PAGES_N`` runs per figure (default 30).
+database. The data built, its tables are analysed (``ANALYZE``, as autovacuum would on a live
+server: this one may run without it, and a never-analysed database is planned blind).
+``BENCH_PUBLIC_PAGES_N`` runs per figure (default 30).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import timing  # noqa: E402
-from tests.bench.postgres import bench_django  # noqa: E402
+from tests.bench.postgres import analyze, bench_django  # noqa: E402
 
 N = int(os.environ.get("BENCH_PUBLIC_PAGES_N", "30"))
 HOST = "127.0.0.1"
@@ -98,6 +100,7 @@ def main() -> None:
         tournament = big_tournament(random.Random(2026))
         print(f"  tournament: {PLAYERS:,} players, {ROUNDS} rounds seated and entered,"
               f" standings computed ({time.perf_counter() - started:.1f} s)")  # fmt: skip
+        analyze()  # the planner's statistics, as a live server's autovacuum gathers them
 
         client = Client(HTTP_ACCEPT_LANGUAGE="zh-Hans")
         club, player, t = big.club.slug, big.regular.pk, tournament.slug

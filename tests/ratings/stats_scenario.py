@@ -15,7 +15,7 @@ from typing import Any
 from clubs.models import Club, Player, TableSession
 from clubs.services.hands import hand_record
 from clubs.services.sessions import session_close, session_create, session_result_enter
-from ratings.services import session_refresh
+from ratings.services import club_awards_refresh, session_refresh
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
 from tests.helpers import login
 from tournaments import services as tournaments
@@ -123,7 +123,9 @@ def play(
     club, players, started_at, hands=(), totals=None, mode="xuezhan", ruleset=None
 ) -> TableSession:
     """A closed session of ``hands`` (or of entered ``totals``), its lines written and its
-    pool rated (``session_refresh``, which the outbox runs after a commit in production)."""
+    pool rated (``session_refresh``, which the outbox runs after a commit in production), and
+    its club's award holders rewritten (``club_awards_refresh``, the task that refresh queues
+    in turn)."""
     scorer = login()
     session = session_create(
         club=club,
@@ -140,6 +142,7 @@ def play(
         session_result_enter(session=session, totals=entries, user=scorer)
     session_close(session=session)
     session_refresh(session_id=session.pk)
+    club_awards_refresh(club_id=club.pk)
     return session
 
 
