@@ -469,6 +469,10 @@ def _head_to_head(player: Player, lines, his: list[_Line]) -> tuple[Opponent, ..
     )
     met: dict[int, Opponent] = {}
     for session_id, pid, name, place in others:
+        if session_id not in mine:
+            # a session finished between the two queries (a worker wrote its lines): his own
+            # line was not read yet, so it counts from the next request on
+            continue
         o = met.setdefault(pid, Opponent(pid, name))
         my_place, exchanged = mine[session_id]
         o.sessions += 1

@@ -4,9 +4,12 @@ the figures, the bases they rest on, pattern counts, head-to-head, periods and t
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from ratings.api.stats import PlayerStatsSerializer
+from ratings.services import session_refresh
 from tests.helpers import assert_shape, client_for
+from tests.ratings.generate import generated_club
 from tests.ratings.stats_scenario import HAND_DECLARED, evening, members, play, tournament_table
 
 pytestmark = pytest.mark.django_db
@@ -227,3 +230,29 @@ def test_a_player_with_nothing_in_scope_has_empty_figures(ev):
     assert data["hands"]["win_rate"] is None and data["win_values"]["biggest"] is None
     assert data["win_values"]["roots"] == {} and data["head_to_head"] == []
     assert data["ratings"][0]["history"] == []  # the rating stands; no step in the period
+
+
+def test_a_session_finished_between_the_two_head_to_head_queries(db):
+    """Found by a load run: a worker wrote a session's lines between the query of the player's
+    lines and the query of his opponents' at those tables (its subquery read them again), and
+    the statistics answered 500 (KeyError). That session counts from the next request on; this
+    one answers with what it read first."""
+    g = generated_club(players=4, sessions=2)
+    first, second = sorted(g.sessions, key=lambda s: (s.started_at, s.pk))
+    session_refresh(session_id=first.pk)
+    seen = []
+
+    def worker_commits_meanwhile(execute, sql, params, many, context):
+        if seen == ["his lines"]:  # the query after his own lines were read (and fetched)
+            seen.append("the worker wrote")
+            session_refresh(session_id=second.pk)
+        elif not seen and '"exchanged"' in sql and "ratings_sessionline" in sql:
+            seen.append("his lines")
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(worker_commits_meanwhile):
+        data = stats(g.regular)
+    assert seen == ["his lines", "the worker wrote"]
+    assert data["scores"]["sessions"] == 1  # read before the worker wrote
+    assert [o["sessions"] for o in data["head_to_head"]] == [1, 1, 1]
+    assert [o["sessions"] for o in stats(g.regular)["head_to_head"]] == [2, 2, 2]
