@@ -138,13 +138,22 @@ if DATABASES["default"].get("ENGINE") == "django.db.backends.sqlite3":
 # limit).
 DB_CONNECT_TIMEOUT = env.int("DB_CONNECT_TIMEOUT", default=5)
 DB_STATEMENT_TIMEOUT = env.float("DB_STATEMENT_TIMEOUT", default=10.0)
+# ...and a connection that goes silent with a statement or a commit in flight (the network
+# dropped, the server froze: the server's timer cannot help) fails after this long (core.db)
+DB_ANSWER_TIMEOUT = env.float(
+    "DB_ANSWER_TIMEOUT",
+    default=DB_STATEMENT_TIMEOUT + DB_CONNECT_TIMEOUT if DB_STATEMENT_TIMEOUT else 0.0,
+)
 if DATABASES["default"].get("ENGINE") == "django.db.backends.postgresql":
     _options = DATABASES["default"].setdefault("OPTIONS", {})
     if DB_CONNECT_TIMEOUT:
         _options.setdefault("connect_timeout", DB_CONNECT_TIMEOUT)
+    # the connection starts in UTC (USE_TZ), so Django has nothing to set before the bound on
+    # answers is in place (core.db), and a request saves a round trip
+    _server = "-c TimeZone=UTC"
     if DB_STATEMENT_TIMEOUT:
-        _server = f"-c statement_timeout={round(DB_STATEMENT_TIMEOUT * 1000)}"
-        _options["options"] = f"{_options.get('options', '')} {_server}".strip()
+        _server += f" -c statement_timeout={round(DB_STATEMENT_TIMEOUT * 1000)}"
+    _options["options"] = f"{_options.get('options', '')} {_server}".strip()
 
 
 def _shared_cache_default(broker_url: str) -> str:
@@ -328,10 +337,18 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 3,
+    # a broker that takes the connection and then never answers fails a publish (the outbox
+    # sweep keeps the message and tries again) instead of holding it, and the sweep's
+    # transaction, forever
+    "socket_timeout": 5,
     # a task a worker took and never acknowledged (the worker was killed) goes back to the
     # queue after this long: every task here is short (a seating stops at 20 s) and safe to
     # repeat, and they are acknowledged when done (acks_late)
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
+    # ...when a worker starts, or at a running worker's look for such tasks, every 10 s (kombu
+    # looks only every 10th time by default: 100 s)
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
 }
 # What a write asks of the workers is written to the outbox in the write's own transaction and
 # sent by Celery beat's sweep (core.outbox): run beat once (`celery -A config beat`, or a worker

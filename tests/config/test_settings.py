@@ -205,19 +205,25 @@ def test_production_env_overrides():
 
 
 def test_postgresql_connect_and_statement_timeouts():
-    """Bounded by default; each bound from the environment; 0 switches it off."""
-    options = "DATABASES['default']['OPTIONS']"
+    """Bounded by default; each bound from the environment; 0 switches it off. The wait for an
+    answer on an open connection (``core.db``) is bounded by both, unless set apart; the
+    connection starts in UTC (nothing to set before that bound is in place)."""
+    settings = "DATABASES['default']['OPTIONS']", "DB_ANSWER_TIMEOUT"
     url = "postgres://u@db.example:5432/x"
     cases = [
-        ({}, {"connect_timeout": 5, "options": "-c statement_timeout=10000"}),
+        ({}, {"connect_timeout": 5, "options": "-c TimeZone=UTC -c statement_timeout=10000"},
+         15.0),
         ({"DB_CONNECT_TIMEOUT": "2", "DB_STATEMENT_TIMEOUT": "0.5"},
-         {"connect_timeout": 2, "options": "-c statement_timeout=500"}),
-        ({"DB_CONNECT_TIMEOUT": "0", "DB_STATEMENT_TIMEOUT": "0"}, {}),
+         {"connect_timeout": 2, "options": "-c TimeZone=UTC -c statement_timeout=500"}, 2.5),
+        ({"DB_STATEMENT_TIMEOUT": "10", "DB_ANSWER_TIMEOUT": "30"},
+         {"connect_timeout": 5, "options": "-c TimeZone=UTC -c statement_timeout=10000"}, 30.0),
+        ({"DB_CONNECT_TIMEOUT": "0", "DB_STATEMENT_TIMEOUT": "0"},
+         {"options": "-c TimeZone=UTC"}, 0.0),
     ]  # fmt: skip
-    for env, expected in cases:
-        result = show(options, DATABASE_URL=url, **env)
+    for env, options, answer in cases:
+        result = show(*settings, DATABASE_URL=url, **env)
         assert result.returncode == 0, result.stderr
-        assert result.stdout.strip() == repr(expected), env
+        assert result.stdout.splitlines() == [repr(options), repr(answer)], env
 
 
 def test_no_postgresql_options_on_sqlite():
