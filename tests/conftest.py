@@ -6,6 +6,7 @@
 * ``json_errors``: helper that asserts the error shape and returns the ``errors`` list.
 * ``silent_port``: a port where connections are accepted and never answered.
 * ``in_process_tasks``: Celery tasks run in this process, even where a broker is configured.
+* ``seat``: seat a tournament's next round through the service and its task.
 
 The suite runs in the settings' test mode (``DJANGO_ENV=test``, set in ``pyproject.toml``): a
 fast password hasher, and throttle rates no test reaches by accident; a test that checks
@@ -106,3 +107,19 @@ def in_process_tasks():
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture
+def seat(django_capture_on_commit_callbacks, in_process_tasks):
+    """Seat the next round through the service and its task; returns the seated round."""
+    from tournaments import services
+    from tournaments.models import Round
+
+    def run(tournament):
+        with django_capture_on_commit_callbacks(execute=True):
+            round_ = services.round_start(tournament=tournament)
+        round_.refresh_from_db()
+        assert round_.status == Round.Status.SEATED, round_.task.error
+        return round_
+
+    return run

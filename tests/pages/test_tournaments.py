@@ -32,7 +32,7 @@ from tests.clubs.factories import ClubFactory
 from tests.helpers import ascii_colons, login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import selectors, services
-from tournaments.models import Round, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -67,18 +67,6 @@ def make_tournament(host, director):
         return t
 
     return make
-
-
-@pytest.fixture
-def seat(django_capture_on_commit_callbacks, in_process_tasks):
-    def run(tournament: Tournament) -> Round:
-        with django_capture_on_commit_callbacks(execute=True):
-            round_ = services.round_start(tournament=tournament)
-        round_.refresh_from_db()
-        assert round_.status == Round.Status.SEATED, round_.task.error
-        return round_
-
-    return run
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from clubs.models import Role
 from tests.clubs.factories import ClubFactory
 from tests.helpers import client_for, member_login
 from tournaments import services
-from tournaments.models import Round, Tournament
+from tournaments.models import Tournament
 
 
 @pytest.fixture
@@ -51,20 +51,6 @@ def make_tournament(host, director):
         return t
 
     return make
-
-
-@pytest.fixture
-def seat(django_capture_on_commit_callbacks, in_process_tasks):
-    """Seat the next round through the service and its task; returns the seated round."""
-
-    def run(tournament: Tournament) -> Round:
-        with django_capture_on_commit_callbacks(execute=True):
-            round_ = services.round_start(tournament=tournament)
-        round_.refresh_from_db()
-        assert round_.status == Round.Status.SEATED, round_.task.error
-        return round_
-
-    return run
 
 
 @pytest.fixture
