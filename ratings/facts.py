@@ -23,7 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-KONG_REASONS = frozenset(("kong_concealed", "kong_direct", "kong_added", "kong_refund"))
+KONG_REASONS = frozenset(
+    ("kong_concealed", "kong_direct", "kong_added", "kong_refund", "kong_return")
+)
 SEAT_LABELS = ("S0", "S1", "S2", "S3")
 
 

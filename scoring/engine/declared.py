@@ -51,7 +51,7 @@ from core.names import Name
 
 from .bounds import MAX_ROOTS
 from .errors import Collector, Problem, is_int, shown
-from .evaluate import Valuation, value_signature
+from .evaluate import SINGLE_WAIT_BIT, Valuation, value_signature
 from .melds import Meld, MeldGroup
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS, SITUATION_BIT, SITUATIONS, Fact
 from .rulesets import CACHE_SIZE, LRU, Ruleset, resolve_ruleset
@@ -67,6 +67,7 @@ PATTERN_SITUATION = {"tianhu": "heavenly", "dihu": "earthly"}
 #: the hand-shape facts each extra of ``Ruleset.pattern_extras`` adds to a declaration
 EXTRA_FACTS = {
     "jingoudiao": Fact.FOUR_MELDS | Fact.TRIPLETS,
+    "golden_wait": Fact.TRIPLETS | Fact.SINGLE_WAIT,
     "daiyaojiu": Fact.TERMINALS,
     "jiangdui": Fact.TRIPLETS | Fact.ONLY_258,
 }
@@ -327,19 +328,26 @@ def _signature(
     *,
     self_draw: bool = False,
     situation: int = 0,
+    roots: int | None = None,
 ) -> int:
     """The hand signature (``evaluate.py``) of a declaration: the facts its pattern needs, the
-    facts of its extras and of its listed melds, its roots and how it was won."""
+    facts of its extras and of its listed melds, its roots (``roots``: the ones that count,
+    where not all of them do) and how it was won."""
+    if roots is None:
+        roots = d.roots
     facts = PATTERNS[d.pattern].needs
     for x in d.extras:
         facts |= EXTRA_FACTS[x]
     if melds.count == 4:
         facts |= Fact.FOUR_MELDS
     if facts & Fact.FOUR_MELDS:
-        facts |= Fact.TRIPLETS  # four melds and a pair: every set a triplet
+        # four melds and a pair: every set a triplet, won on the pair's second tile (单钓)
+        facts |= Fact.TRIPLETS | Fact.SINGLE_WAIT
     if flag is not None:
         situation |= SITUATION_BIT[flag]
-    sig = d.roots << 8 | self_draw << 12 | situation << 13
+    if facts & Fact.SINGLE_WAIT:
+        situation |= SINGLE_WAIT_BIT
+    sig = roots << 8 | self_draw << 12 | situation << 13
     if facts & Fact.SEVEN_PAIRS:
         sig |= 1 << 4
     else:  # one standard split: all triplets or not, terminals or not (shapes.py)
@@ -470,7 +478,10 @@ def value_declaration(
     bits = 0
     for flag in situation:
         bits |= SITUATION_BIT[flag]
-    sig = _signature(d, mg, self_draw=self_draw, situation=0 if wait else bits)
+    counted_roots = d.roots
+    if wait and not r.options.chajiao_kongs:
+        counted_roots -= held  # 查叫 without kong roots (RULES §3.8 ``chajiao_kongs``)
+    sig = _signature(d, mg, self_draw=self_draw, situation=0 if wait else bits, roots=counted_roots)
     v = r.memo.get(sig)
     if v is None:
         v = r.memo[sig] = value_signature(r, sig)

@@ -41,8 +41,12 @@ NOT_A_WINNING_SHAPE = "not_a_winning_shape"
 
 _HEAVENLY = SITUATION_BIT["heavenly"]
 _EARTHLY = SITUATION_BIT["earthly"]
+#: a situation bit of the engine's own, past the scorer's flags: 单钓, the concealed tiles
+#: before the win held one copy of the winning tile. Set only under ``golden_wait`` (see
+#: :func:`single_wait`), so other rulesets' memos are not split by it.
+SINGLE_WAIT_BIT = 1 << len(SITUATIONS)
 # A hand signature: bits 0-3 the reachable split facts (shapes.py), 4 seven pairs, 5 one suit,
-# 6 only 2/5/8, 7 four melds, 8-11 roots, 12 self-draw, 13 on the situation flags.
+# 6 only 2/5/8, 7 four melds, 8-11 roots, 12 self-draw, 13 on the situation flags (and 单钓).
 # Facts as plain ints: readings() runs for every new signature.
 _STANDARD, _TRIPLETS, _TERMINALS, _SEVEN_PAIRS = (
     int(f) for f in (Fact.STANDARD, Fact.TRIPLETS, Fact.TERMINALS, Fact.SEVEN_PAIRS)
@@ -57,6 +61,7 @@ _WHOLE_HAND_FACTS = tuple(
         (15 << 8, Fact.ROOT),
         (_HEAVENLY << 13, Fact.HEAVENLY),
         (_EARTHLY << 13, Fact.EARTHLY),
+        (SINGLE_WAIT_BIT << 13, Fact.SINGLE_WAIT),
     )
 )
 
@@ -144,10 +149,11 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
     add_fan = self_draw and r.options.self_draw_bonus == "add_fan"
     best = None
     for codes in groups:
-        pattern_extras = [c for c in r.pattern_extras if c in codes]
+        counted = [c for c in r.pattern_extras if c in codes]
         for index, entry in enumerate(r.table):
             if entry.code not in codes:
                 continue
+            pattern_extras = _without_stacked(entry.code, counted)
             gen = max(roots - entry.roots_included, 0)
             steps = gen * extras.get("gen", 0) + sum(s for _, s in situational)
             steps += len(pattern_extras) + add_fan
@@ -175,6 +181,23 @@ def value_signature(r: Ruleset, sig: int) -> Valuation:
         lines=tuple(lines),
         unit=r.unit,
     )
+
+
+def _without_stacked(pattern: str, extras: list[str]) -> list[str]:
+    """The pattern extras a reading counts with its base pattern: 单钓 does not stack with
+    金钩钓, as a row or as an extra (a hand that is both counts one step, RULES §3.8)."""
+    if "golden_wait" in extras and (pattern == "jingoudiao" or "jingoudiao" in extras):
+        return [c for c in extras if c != "golden_wait"]
+    return extras
+
+
+def single_wait(r: Ruleset, key: int, tile: int) -> int:
+    """:data:`SINGLE_WAIT_BIT` where the ruleset counts 单钓 and the concealed tiles before the
+    win (hand key ``key``) hold exactly one copy of the winning tile, else 0. Whether the
+    hand is all triplets, with that tile as its pair, is the pattern's own condition."""
+    if r.options.golden_wait and key >> 3 * tile & 7 == 1:
+        return SINGLE_WAIT_BIT
+    return 0
 
 
 def _plain_value(r: Ruleset, code: str) -> int:
@@ -273,7 +296,7 @@ def evaluate_key(
         if a is None or b is None or c is None:
             return NOT_A_WINNING_SHAPE
         # everything else depends on the three suit infos and the flags: one memo look-up
-        hand = ((a << 16 | b) << 16 | c) << 9 | (n_tiles == 14) << 8 | self_draw << 7 | situation
+        hand = ((a << 16 | b) << 16 | c) << 10 | (n_tiles == 14) << 9 | self_draw << 8 | situation
         v = r.hands.get(hand)
         if v is None:
             v = r.hands[hand] = _value_concealed(r, a, b, c, n_tiles, self_draw, situation)
@@ -322,15 +345,16 @@ def evaluate_completions(
     if suits == 7 or (void is not None and suits >> void & 1):
         return []
     a, b, c = _get_info(km), _get_info(kp), _get_info(ks)
-    flags = (n_tiles == 13) << 8  # fourteen concealed tiles with the winning one: 七对 possible
+    flags = (n_tiles == 13) << 9  # fourteen concealed tiles with the winning one: 七对 possible
     # the memo key (see evaluate_key) without the info of suit 0, 1 or 2; None where one of
     # the other two suits cannot be part of a win
     partial = (
-        None if b is None or c is None else (b << 16 | c) << 9 | flags,
-        None if a is None or c is None else (a << 32 | c) << 9 | flags,
-        None if a is None or b is None else (a << 32 | b << 16) << 9 | flags,
+        None if b is None or c is None else (b << 16 | c) << 10 | flags,
+        None if a is None or c is None else (a << 32 | c) << 10 | flags,
+        None if a is None or b is None else (a << 32 | b << 16) << 10 | flags,
     )
     memo = r.hands
+    golden = r.options.golden_wait
     out = []
     for t in tiles:
         suit = _SUIT_OF[t]
@@ -338,12 +362,13 @@ def evaluate_completions(
         info = _get_info(suit_keys[suit] + _RANK_BIT[t])
         if rest is None or info is None:
             continue
-        hand = rest | info << _INFO_SHIFT[suit]
+        single = single_wait(r, key, t) if golden else 0
+        hand = rest | info << _INFO_SHIFT[suit] | single
         v = memo.get(hand)
         if v is None:
             infos = [a, b, c]
             infos[suit] = info
-            v = memo[hand] = _value_concealed(r, *infos, n_tiles + 1, False, 0)
+            v = memo[hand] = _value_concealed(r, *infos, n_tiles + 1, False, single)
         if v.__class__ is not str:
             out.append((t, v))
     return out
@@ -351,7 +376,7 @@ def evaluate_completions(
 
 _SUIT_OF = tuple(t // 9 for t in range(27))
 _RANK_BIT = tuple(1 << 3 * (t % 9) for t in range(27))  # a tile's bit within its suit key
-_INFO_SHIFT = (41, 25, 9)  # where each suit's info sits in the concealed memo key
+_INFO_SHIFT = (42, 26, 10)  # where each suit's info sits in the concealed memo key
 
 
 def evaluate_tiles(
@@ -362,7 +387,8 @@ def evaluate_tiles(
     situation: int = 0,
     void: int | None = None,
 ) -> Valuation | str:
-    """A winning hand given as tile ints (concealed tiles with the winning tile)."""
+    """A winning hand given as tile ints (concealed tiles with the winning tile). Which tile won
+    is not said, so 单钓 is counted only where ``situation`` carries :func:`single_wait`."""
     n = len(tiles)
     if n == 14:  # the usual case, unrolled: a third of the time of a loop
         t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, t13 = tiles
@@ -398,7 +424,7 @@ def evaluate_tiles(
             c = _get_info(ks)
             if a is None or b is None or c is None:
                 return NOT_A_WINNING_SHAPE
-            hand = ((a << 16 | b) << 16 | c) << 9 | 256 | self_draw << 7 | situation
+            hand = ((a << 16 | b) << 16 | c) << 10 | 512 | self_draw << 8 | situation
             v = r.hands.get(hand)
             if v is None:
                 v = r.hands[hand] = _value_concealed(r, a, b, c, 14, self_draw, situation)
@@ -579,14 +605,15 @@ def evaluate(hand: WinningHand, ruleset: Any = None) -> Evaluation:
     if problems:
         raise EngineError.many(problems)
     mg = MeldGroup.of(hand.melds)
-    key = hand_key(hand.concealed) + TILE_BIT[hand.winning_tile]
+    before = hand_key(hand.concealed)
+    key = before + TILE_BIT[hand.winning_tile]
     out = evaluate_key(
         key,
         len(hand.concealed) + 1,
         r,
         mg,
         hand.self_draw,
-        situation_bits(hand.situation),
+        situation_bits(hand.situation) | single_wait(r, before, hand.winning_tile),
         hand.declared_void,
     )
     if isinstance(out, str):
@@ -650,5 +677,6 @@ __all__ = [
     "evaluate_key",
     "evaluate_tiles",
     "parse_winning_hand",
+    "single_wait",
     "value_signature",
 ]

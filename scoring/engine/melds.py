@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -65,6 +65,11 @@ class MeldGroup:
             pung_bits=pung_bits,
             key=key,
         )
+
+    def kongs_not_roots(self) -> MeldGroup:
+        """The same melds with their kongs no longer counted as roots (查叫 under
+        ``chajiao_kongs: false``); a pung with its fourth tile in hand still is one."""
+        return replace(self, kongs=0) if self.kongs else self
 
 
 NO_MELDS = MeldGroup.of(())

@@ -28,6 +28,7 @@ class Fact(IntFlag):
     ROOT = 128  # at least one 根: all four copies of a tile kind
     HEAVENLY = 256  # the scorer's 天胡 flag
     EARTHLY = 512  # the scorer's 地胡 flag
+    SINGLE_WAIT = 1024  # 单钓: the concealed tiles before the win held one copy of the winning tile
 
 
 class Pattern(NamedTuple):
@@ -60,6 +61,11 @@ PATTERNS: dict[str, Pattern] = {
     ),
     "jingoudiao": Pattern(
         Name("金钩钓", "Golden hook: four melds, single wait"), F.STANDARD | F.FOUR_MELDS
+    ),
+    # 单钓 Golden Wait (sbr): all triplets, won on the pair's second tile, any number of melds
+    "golden_wait": Pattern(
+        Name("单钓", "Golden wait: all pungs, won on the pair"),
+        F.STANDARD | F.TRIPLETS | F.SINGLE_WAIT,
     ),
     "tianhu": Pattern(Name("天胡", "Heavenly hand"), F.HEAVENLY),
     "dihu": Pattern(Name("地胡", "Earthly hand"), F.EARTHLY),

@@ -59,6 +59,13 @@ class Options:
     haidi: bool = False
     juezhang: bool = False
     horse_eats_horse: bool = False
+    # the competition presets' options (RULES §3.8); see LATER_OPTIONS
+    kong_transfer: str = "copy"
+    chajiao_kongs: bool = True
+    golden_wait: bool = False
+    haidi_over_kong_discard: bool = False
+    tianhu_dihu: bool = True
+    false_win: int | str = "huazhu"
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -66,11 +73,47 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "self_draw_bonus": ("none", "add_one", "add_fan"),
     "chajiao": ("max", "min", "off"),
     "kong_flower_after_direct": ("self_draw", "discard"),
+    "kong_transfer": ("copy", "chain_split", "refund"),
 }
+HUAZHU_RULES = ("cap", "chajiao_plus_fan", "not_ready")
+FALSE_WIN_RULES = ("huazhu", "cap")
 _COUNTS = ("kong_concealed", "kong_added", "kong_direct")
 _BOOLS = tuple(f.name for f in fields(Options) if f.type == "bool")
 _OPTION_ORDER = tuple(f.name for f in fields(Options))
 _OPTION_KEYS = frozenset(_OPTION_ORDER)
+
+
+def fixed_huazhu(options: Options) -> bool:
+    """Whether a 花猪 pays a price of its own (a number, or 满格): what ``false_win: "huazhu"``
+    needs."""
+    return is_int(options.huazhu) or options.huazhu == "cap"
+
+
+def implied_false_win(options: dict[str, Any] | Options) -> int | str:
+    """The ``false_win`` a ruleset has unless it says otherwise: what a 花猪 pays where a 花猪
+    has a price of its own, else a win at the cap (RULES §3.8: qq, chengdu, additive
+    ``huazhu``; xuezhan9 and tfmj2024 ``cap``)."""
+    huazhu = options["huazhu"] if isinstance(options, dict) else options.huazhu
+    return "huazhu" if is_int(huazhu) or huazhu == "cap" else "cap"
+
+
+#: options added after descriptions were first stored, with the value each one had before it
+#: existed (the rule then built in). A description leaves such an option out where it has
+#: that value, and a stored description without it reads it so: every description stored
+#: before keeps its exact text, and so its fingerprint (``scoring.services`` checks it).
+LATER_OPTIONS: dict[str, Any] = {
+    "kong_transfer": "copy",
+    "chajiao_kongs": True,
+    "golden_wait": False,
+    "haidi_over_kong_discard": False,
+    "tianhu_dihu": True,
+    "false_win": implied_false_win,
+}
+
+
+def _earlier_value(key: str, options: dict[str, Any]) -> Any:
+    value = LATER_OPTIONS[key]
+    return value(options) if callable(value) else value
 
 
 def _check_option(key: str, value: Any, path: str, curve: str | None) -> Problem | None:
@@ -102,11 +145,27 @@ def _check_option(key: str, value: Any, path: str, curve: str | None) -> Problem
         if value is not None and curve in MAX_CAP and value > MAX_CAP[curve]:
             return too_high("cap_out_of_range", MAX_CAP[curve], f"on a {curve} curve")
     elif key == "huazhu":
-        if not ((is_int(value) and value >= 0) or value in ("cap", "chajiao_plus_fan")):
-            return bad('a whole number ≥ 0, "cap" or "chajiao_plus_fan"')
+        if not ((is_int(value) and value >= 0) or value in HUAZHU_RULES):
+            return bad('a whole number ≥ 0, "cap", "chajiao_plus_fan" or "not_ready"')
+        if is_int(value) and value > MAX_OPTION_AMOUNT:
+            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
+    elif key == "false_win":
+        if not ((is_int(value) and value >= 0) or value in FALSE_WIN_RULES):
+            return bad('a whole number ≥ 0, "huazhu" or "cap"')
         if is_int(value) and value > MAX_OPTION_AMOUNT:
             return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
     return None
+
+
+def _check_combination(c: Collector, options: Options, path: str) -> None:
+    """Options that are each valid but not together."""
+    if options.false_win == "huazhu" and not fixed_huazhu(options):
+        c.add(
+            "invalid_option",
+            f'option false_win "huazhu" (诈胡 pays what a 花猪 pays) needs a 花猪 price: huazhu '
+            f'is {shown(options.huazhu)}; give false_win a number or "cap"',
+            f"{path}.false_win",
+        )
 
 
 def _check_options(
@@ -121,7 +180,7 @@ def _check_options(
         elif problem := _check_option(key, given[key], opt_path, curve):
             c.extend([problem])
     if complete:
-        for key in sorted(_OPTION_KEYS - set(given)):
+        for key in sorted(_OPTION_KEYS - set(given) - set(LATER_OPTIONS)):
             c.add("missing_option", f"option {key!r} is missing", f"{path}.{key}")
 
 
@@ -309,9 +368,98 @@ PRESETS: dict[str, Preset] = {
             jiangdui=False,
             jingoudiao=True,
             haidi=True,
+            false_win="cap",
         ),
         robbing_pays_kong=True,
         session_doubling=True,
+    ),
+    "tfmj2024": Preset(
+        name="tfmj2024",
+        title=Name(
+            "四川麻将竞赛规则 T/TFMJ 01—2024", "Sichuan mahjong competition rules T/TFMJ 01—2024"
+        ),
+        version=1,
+        source=(
+            "T/TFMJ 01—2024 Table 1, §10.1–10.2, as the open-source EllanServer/MahjongEngine "
+            "implements it (the standard's own text was not available)"
+        ),
+        curve="fan",
+        fan_offset=0,
+        # fans do not multiply: 清一色 raises the base to 2 (清对 = 清七对 = 2), and one row
+        # counts; a one-suit seven pairs reports 七对, listed after 清一色
+        table=(
+            P("pinghu", 0),
+            P("duiduihu", 1),
+            P("qingyise", 2),
+            P("qidui", 2),
+            # not in the standard (``tianhu_dihu`` off); a club that turns them on gets the cap
+            P("tianhu", CAP, option="tianhu_dihu"),
+            P("dihu", CAP, option="tianhu_dihu"),
+        ),
+        extras=(
+            ("gen", 1),
+            ("gangshanghua", 1),
+            ("gangshangpao", 1),
+            ("qiangganghu", 1),
+            ("haidi", 1),
+        ),
+        next_dealer="first_winner",
+        defaults=Options(
+            cap=3,
+            self_draw_bonus="add_one",
+            kong_direct=2,
+            added_kong_same_turn=True,
+            huazhu="not_ready",
+            daiyaojiu=False,
+            jiangdui=False,
+            jingoudiao=True,
+            haidi=True,
+            kong_transfer="chain_split",
+            tianhu_dihu=False,
+            false_win="cap",
+        ),
+    ),
+    "sbr": Preset(
+        name="sbr",
+        title=Name("血战到底 国际规则 (SBR)", "Sichuan Bloody Rules (SBR)"),
+        version=1,
+        source="Sichuan Bloody Rules, Novikov's published English rulebook (MIL and online play)",
+        curve="fan",
+        fan_offset=0,
+        # fans add: 清 2 + 对 1 = 清对 3, 清 2 + 七对 2 = 清七对 4
+        table=(
+            P("pinghu", 0),
+            P("duiduihu", 1),
+            P("qingyise", 2),
+            P("qidui", 2),
+            P("qingdui", 3),
+            P("qingqidui", 4),
+            P("tianhu", CAP, option="tianhu_dihu"),
+            P("dihu", CAP, option="tianhu_dihu"),
+        ),
+        extras=(
+            ("gen", 1),
+            ("gangshanghua", 1),
+            ("gangshangpao", 1),
+            ("qiangganghu", 1),
+            ("haidi", 1),
+        ),
+        next_dealer="first_winner",
+        defaults=Options(
+            cap=3,
+            self_draw_bonus="add_one",
+            kong_direct=2,
+            added_kong_same_turn=True,
+            huazhu="not_ready",
+            daiyaojiu=False,
+            jiangdui=False,
+            haidi=True,
+            kong_transfer="refund",
+            chajiao_kongs=False,
+            golden_wait=True,
+            haidi_over_kong_discard=True,
+            false_win=8,
+        ),
     ),
 }
 DEFAULT_PRESET = "qq"
@@ -319,7 +467,14 @@ DEFAULT_PRESET = "qq"
 #: optional elements and the toggle that switches each on
 OPTIONAL_EXTRAS = {"haidi": "haidi", "juezhang": "juezhang"}
 #: optional patterns that become a one-step extra where a preset's table has no row for them
-OPTIONAL_PATTERNS = {"daiyaojiu": "daiyaojiu", "jiangdui": "jiangdui", "jingoudiao": "jingoudiao"}
+OPTIONAL_PATTERNS = {
+    "daiyaojiu": "daiyaojiu",
+    "jiangdui": "jiangdui",
+    "jingoudiao": "jingoudiao",
+    "golden_wait": "golden_wait",
+}
+#: rows that need an option whatever the preset's table says (天胡/地胡, RULES §3.8)
+PATTERN_OPTIONS = {"tianhu": "tianhu_dihu", "dihu": "tianhu_dihu"}
 
 
 @dataclass(frozen=True)
@@ -393,6 +548,16 @@ class Ruleset:
         """满格: the value of the cap; 32 when there is none (RULES §3.5 ``huazhu``)."""
         return self.value_of(self.options.cap) if self.options.cap is not None else 32
 
+    def false_win_value(self) -> int:
+        """What a 诈胡 costs the offender, to each other player still in, at base 1 (RULES §4.9,
+        §3.8 ``false_win``): a number, what a 花猪 pays (a number or 满格), or a win at the cap."""
+        rule = self.options.false_win
+        if is_int(rule):
+            return rule
+        if rule == "huazhu" and is_int(self.options.huazhu):
+            return self.options.huazhu
+        return self.cap_value()
+
     def as_dict(self) -> dict[str, Any]:
         """The complete description (what the fingerprint hashes, and what
         :func:`ruleset_from_description` rebuilds the ruleset from)."""
@@ -439,7 +604,28 @@ class Ruleset:
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
-    return {key: getattr(options, key) for key in _OPTION_ORDER}
+    """The options as a description writes them: every one, but a later option (see
+    :data:`LATER_OPTIONS`) where it has the value it had before it existed."""
+    out = {key: getattr(options, key) for key in _OPTION_ORDER if key not in LATER_OPTIONS}
+    for key in LATER_OPTIONS:
+        value = getattr(options, key)
+        if value != _earlier_value(key, out):
+            out[key] = value
+    return out
+
+
+def _read_options(given: dict[str, Any]) -> Options:
+    """The options of a checked description; a later option left out has its earlier value."""
+    later = {k: _earlier_value(k, given) for k in LATER_OPTIONS if k not in given}
+    return Options(**given, **later)
+
+
+def _cap_total(curve: str, fan_offset: int, cap: int | None) -> int:
+    """The total of a 满格 row (``CAP``): the cap, or where there is none the total worth 32
+    (32 multiples or points; on a fan curve 5 fan, 2^5 = 32, past its offset)."""
+    if cap is not None:
+        return cap
+    return 5 + fan_offset if curve == "fan" else 32
 
 
 def _canonical(description: dict[str, Any]) -> str:
@@ -452,11 +638,11 @@ def _build(preset: Preset, options: Options) -> Ruleset:
     def enabled(option: str | None) -> bool:
         return option is None or getattr(options, option)
 
-    cap_value = options.cap if options.cap is not None else 32
+    cap_total = _cap_total(preset.curve, preset.fan_offset, options.cap)
     table = tuple(
-        replace(e, value=cap_value) if e.value == CAP else e
+        replace(e, value=cap_total) if e.value == CAP else e
         for e in preset.named_table
-        if enabled(e.option)
+        if enabled(e.option) and enabled(PATTERN_OPTIONS.get(e.code))
     )
     listed = {e.code for e in preset.table}
     extras = [(c, s) for c, s in preset.extras if s and enabled(OPTIONAL_EXTRAS.get(c))]
@@ -575,6 +761,11 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
     _check_options(c, given, f"{path}.options", preset.curve)
     c.raise_if_any()
     options = replace(preset.defaults, **given)
+    if "false_win" not in given and preset.defaults.false_win == implied_false_win(preset.defaults):
+        # a preset whose 诈胡 follows its 花猪 keeps following it when the 花猪 is changed
+        options = replace(options, false_win=implied_false_win(options))
+    _check_combination(c, options, f"{path}.options")
+    c.raise_if_any()
     key = (preset, options)
     ruleset = _RESOLVED.get(key)
     if ruleset is None:
@@ -738,8 +929,8 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
     ruleset = Ruleset(
         **scalars,
         title=title,
-        options=Options(**options["options"]),
-        defaults=Options(**options["defaults"]),
+        options=_read_options(options["options"]),
+        defaults=_read_options(options["defaults"]),
         table=tuple(table),
         extras=tuple(extras),
         pattern_extras=tuple(pattern_extras),
@@ -803,8 +994,11 @@ def option_schema() -> list[dict[str, Any]]:
         elif f.name == "cap":
             allowed = "integer >= 1 or null"
             minimum, maximum = 1, {n: MAX_CAP[p.curve] for n, p in PRESETS.items()}
-        else:
-            allowed = 'integer >= 0, "cap" or "chajiao_plus_fan"'
+        elif f.name == "huazhu":
+            allowed = 'integer >= 0, "cap", "chajiao_plus_fan" or "not_ready"'
+            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
+        else:  # false_win
+            allowed = 'integer >= 0, "huazhu" or "cap"'
             minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
         out.append(
             {

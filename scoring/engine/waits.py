@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Collector, EngineError
-from .evaluate import Valuation, check_copies, evaluate_completions, evaluate_key
+from .evaluate import Valuation, check_copies, evaluate_completions, evaluate_key, single_wait
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .rulesets import Ruleset, resolve_ruleset
 from .shapes import ODD_BITS, SUIT_FACTS, SUIT_MASK, TILE_BIT, hand_key, suit_completions
@@ -122,10 +122,17 @@ def wait_valuations(
         return evaluate_completions(key, n_tiles, r, tiles, void)
     out = []
     for t in tiles:
-        v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, 0, void)
+        single = single_wait(r, key, t)
+        v = evaluate_key(key + TILE_BIT[t], n_tiles + 1, r, melds, False, single, void)
         if v.__class__ is not str:
             out.append((t, v))
     return out
+
+
+def chajiao_melds(r: Ruleset, melds: MeldGroup) -> MeldGroup:
+    """The melds as 查叫 values a ready hand with them: with their kongs as roots, or not
+    (``chajiao_kongs: false``, sbr; four of a tile held in hand still count, RULES §3.8)."""
+    return melds if r.options.chajiao_kongs else melds.kongs_not_roots()
 
 
 def chajiao_pick(
@@ -167,7 +174,7 @@ def chajiao_value(
 ) -> int | None:
     """查叫 value at base 1 of a waiting hand given as a hand key (no tile seen elsewhere, so
     no wait is dead); None if not ready or 查叫 is off."""
-    waits = wait_valuations(key, n_tiles, r, melds, void)
+    waits = wait_valuations(key, n_tiles, r, chajiao_melds(r, melds), void)
     return chajiao_owed(r, chajiao_pick(r, waits)) if waits else None
 
 
@@ -207,10 +214,12 @@ def readiness(
     owned = key + mg.key
     if is_huazhu(key, mg, declared_void):
         return Readiness(False, True, (), None, r)
-    candidates = wait_valuations(key, len(concealed), r, mg, declared_void)
+    # each wait as 查叫 values it; its self-draw value as a real win (kongs are roots there)
+    candidates = wait_valuations(key, len(concealed), r, chajiao_melds(r, mg), declared_void)
     waits = []
     for t, v in candidates:
-        sd = evaluate_key(key + TILE_BIT[t], len(concealed) + 1, r, mg, True, 0, declared_void)
+        single = single_wait(r, key, t)
+        sd = evaluate_key(key + TILE_BIT[t], len(concealed) + 1, r, mg, True, single, declared_void)
         remaining = None
         dead = False
         if visible:

@@ -175,9 +175,9 @@ def test_rulesets_list_every_preset_with_tables_and_toggles(api_client):
     response = api_client.get("/api/v1/rulesets/")
     assert response.status_code == 200
     data = response.json()
-    assert data["count"] == 4
+    assert data["count"] == 6
     names = [p["name"] for p in data["results"]]
-    assert names == ["qq", "chengdu", "additive", "xuezhan9"]
+    assert names == ["qq", "chengdu", "additive", "xuezhan9", "tfmj2024", "sbr"]
     chengdu = data["results"][1]
     table = {p["code"]: p["value"] for p in chengdu["patterns"]}
     assert table["qingqidui"] == 16 and table["tianhu"] == 8  # 满格 = the cap

@@ -33,13 +33,15 @@ from ..melds import parse_melds
 from ..rulesets import resolve_ruleset
 from ..tiles import parse_suit, parse_tile, parse_tiles
 from .dealer import bettor_seat
-from .record import KONG_KINDS, MODES, Bettor, HandRecord, Kong, Shown, Win, Winner
+from .record import KONG_KINDS, MODES, Bettor, Event, FalseWin, HandRecord, Kong, Shown, Win, Winner
 
 #: the fields of each level of a hand record: any other key is refused (RULES §5)
 _RECORD_FIELDS = frozenset(
     ("ruleset", "base", "mode", "dealer", "declared_void", "events", "draw", "bettors", "session")
 )
-_KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn"))
+_KONG_FIELDS = frozenset(("type", "seat", "kind", "tile", "from", "same_turn", "on_replacement"))
+_FALSE_WIN_FIELDS = frozenset(("type", "seat"))
+EVENT_TYPES = ("kong", "win", "false_win")
 _WIN_FIELDS = frozenset(("type", "from", "tile", "situation", "winners"))
 _WINNER_FIELDS = frozenset(("seat", "concealed", "melds", "declared"))
 _DRAW_FIELDS = frozenset(("hands",))
@@ -136,7 +138,7 @@ def collect_record(data: Any, c: Collector) -> HandRecord:
     )
 
 
-def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
+def _parse_events(c: Collector, raw: Any) -> list[Event]:
     if not isinstance(raw, list):
         c.add("invalid_events", "events is a list", "events")
         return []
@@ -144,7 +146,7 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
         message = f"a hand has at most {MAX_EVENTS} events, this one has {len(raw)}"
         c.add("too_many_events", message, "events")
         return []
-    events: list[Kong | Win] = []
+    events: list[Event] = []
     for i, ev in enumerate(raw):
         path = f"events[{i}]"
         if not isinstance(ev, dict):
@@ -159,12 +161,17 @@ def _parse_events(c: Collector, raw: Any) -> list[Kong | Win]:
             win = _parse_win(c, ev, i, path)
             if win:
                 events.append(win)
+        elif kind == "false_win":
+            c.unknown_fields(ev, _FALSE_WIN_FIELDS, path)
+            seat = _seat(c, ev.get("seat"), f"{path}.seat")
+            if seat is not None:
+                events.append(FalseWin(i, seat))
         else:
             # a misspelt "type" is named as well as missed
             c.unknown_fields(ev, _KONG_FIELDS | _WIN_FIELDS, path)
             c.add(
                 "invalid_event_type",
-                f"an event is a kong or a win, got {shown(kind)}",
+                f"an event is a kong, a win or a false_win, got {shown(kind)}",
                 f"{path}.type",
             )
     return events
@@ -200,9 +207,12 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     same_turn = ev.get("same_turn", True)
     if not isinstance(same_turn, bool):
         c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
+    on_replacement = ev.get("on_replacement", False)
+    if not isinstance(on_replacement, bool):
+        c.add("invalid_type", "on_replacement is true or false", f"{path}.on_replacement")
     if c.found > before:
         return None
-    return Kong(i, seat, kind, tile, from_, same_turn)
+    return Kong(i, seat, kind, tile, from_, same_turn, on_replacement)
 
 
 def _parse_win(c: Collector, ev: dict, i: int, path: str) -> Win | None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..evaluate import Valuation
 from ..rulesets import Options, Ruleset
-from .record import Kong, Win, seat_label
+from .record import Event, FalseWin, Kong, Win, seat_label
 from .result import DrawSeat, Payment
 
 KONG_REASON = {"concealed": "kong_concealed", "direct": "kong_direct", "added": "kong_added"}
@@ -24,7 +24,9 @@ class KongIncome:
 
     kong: Kong
     paid: list[tuple[int, int]] = field(default_factory=list)  # (payer seat, amount)
-    moved: bool = False  # handed on to a winner by 呼叫转移: never refunded
+    #: handed on to a winner by 呼叫转移, or returned already (杠上炮 ``refund``, 诈胡): never
+    #: returned at 退税
+    moved: bool = False
 
     @property
     def total(self) -> int:
@@ -45,8 +47,14 @@ class Ledger:
                 Payment(seat_label(payer), seat_label(payee), amount, reason, event)
             )
 
-    def income_of(self, kong: Kong) -> KongIncome:
-        return next(inc for inc in self.incomes if inc.kong is kong)
+    def income_of(self, kong: Kong) -> KongIncome | None:
+        return next((inc for inc in self.incomes if inc.kong is kong), None)
+
+    def give_back(self, income: KongIncome, reason: str, event: int | None) -> None:
+        """Return one kong's income to those who paid it; it is never returned again."""
+        income.moved = True
+        for payer, amount in income.paid:
+            self.pay(income.kong.seat, payer, amount, reason, event)
 
 
 def kong_payments(ledger: Ledger, k: Kong, o: Options, others_in: Sequence[int]) -> None:
@@ -97,12 +105,68 @@ def win_payments(
 
 
 def kong_transfer(ledger: Ledger, w: Win, seat: int, kong: Kong) -> None:
-    """杠上炮 / 呼叫转移 (RULES §4.4): the discarder's kong right before the discard hands its
-    income on to the winner; with several winners (一炮多响) each receives a full copy
-    (``copy``). Income moved on is never returned at 退税."""
+    """杠上炮 / 呼叫转移 (RULES §4.4, ``kong_transfer: copy``): the discarder's kong right before
+    the discard hands its income on to the winner; with several winners (一炮多响) each
+    receives a full copy. Income moved on is never returned at 退税."""
     income = ledger.income_of(kong)
+    if income is None:  # pragma: no cover - a kong_discard win follows a kong that was made
+        return
     income.moved = True
     ledger.pay(w.from_, seat, income.total, "kong_transfer", w.index)
+
+
+def kong_chain(events: Sequence[Event], kong: Kong) -> list[Kong]:
+    """The discarder's chain of kongs (RULES §4.4 ``chain_split``): the kong just before the
+    discard and, walking back, each kong that a flagged (``on_replacement``, 杠上杠) kong was
+    declared on."""
+    by_index = {ev.index: ev for ev in events}
+    chain = [kong]
+    while chain[-1].on_replacement:
+        prev = by_index.get(chain[-1].index - 1)
+        if not (isinstance(prev, Kong) and prev.seat == kong.seat):
+            break  # refused already (on_replacement_without_kong)
+        chain.append(prev)
+    return chain
+
+
+def kong_transfer_chain(
+    ledger: Ledger, w: Win, winners: Sequence[int], chain: Sequence[Kong]
+) -> None:
+    """呼叫转移 of the whole chain (RULES §4.4 ``chain_split``, tfmj2024), once per discard:
+    the income of every kong of the chain moves on; with several winners each receives
+    ``ceil(total / winners)``, so the discarder pays ``winners × share`` (a share of a
+    whole base unit is never split)."""
+    incomes = [inc for k in chain if (inc := ledger.income_of(k)) and not inc.moved]
+    total = sum(inc.total for inc in incomes)
+    for inc in incomes:
+        inc.moved = True
+    if not winners or not total:
+        return
+    share = -(-total // len(winners))
+    for seat in winners:
+        ledger.pay(w.from_, seat, share, "kong_transfer", w.index)
+
+
+def kong_refund_on_discard(ledger: Ledger, w: Win) -> None:
+    """杠上炮 without 呼叫转移 (RULES §4.4 ``refund``, sbr), once per discard however many win
+    on it: the discarder returns to its payers the income of his most recent kong that still
+    has income to return."""
+    for inc in reversed(ledger.incomes):
+        if inc.kong.seat == w.from_ and not inc.moved and inc.total:
+            ledger.give_back(inc, "kong_return", w.index)
+            return
+
+
+def false_win_payments(ledger: Ledger, f: FalseWin, r: Ruleset, others_in: Sequence[int]) -> None:
+    """诈胡 (RULES §4.9, ``false_win``): the offender pays each other player still in the
+    ruleset's amount and returns the kong income he has collected in this hand (what has not
+    moved on already); he stays in the hand."""
+    amount = r.false_win_value() * ledger.unit
+    for payee in others_in:
+        ledger.pay(f.seat, payee, amount, "false_win", f.index)
+    for inc in list(ledger.incomes):
+        if inc.kong.seat == f.seat and not inc.moved:
+            ledger.give_back(inc, "kong_return", f.index)
 
 
 def robbed_kong_to_robber(
@@ -119,7 +183,11 @@ def robbed_kong_to_robber(
 def huazhu_payments(ledger: Ledger, shown: Iterable[DrawSeat], r: Ruleset) -> None:
     """查花猪 (RULES §4.6a, §3.5 ``huazhu``): each 花猪 pays every player still in who is not 花猪:
     a fixed amount, 满格 (the cap's value), or (``chajiao_plus_fan``) the ready player's 查叫
-    wait with one more step of the curve, capped, and nothing to a player who is not ready."""
+    wait with one more step of the curve, capped, and nothing to a player who is not ready.
+    Under ``not_ready`` nothing: the 花猪 is a player who is not ready (``chajiao_payments``,
+    ``kong_refunds``)."""
+    if r.options.huazhu == "not_ready":
+        return
     shown = list(shown)
     for pig in (d for d in shown if d.huazhu):
         for d in shown:
@@ -134,12 +202,14 @@ def huazhu_payments(ledger: Ledger, shown: Iterable[DrawSeat], r: Ruleset) -> No
             ledger.pay(pig.seat, d.seat, amount * ledger.unit, "huazhu", None)
 
 
-def chajiao_payments(ledger: Ledger, shown: Iterable[DrawSeat]) -> None:
+def chajiao_payments(ledger: Ledger, shown: Iterable[DrawSeat], r: Ruleset) -> None:
     """查叫 (RULES §4.6b): a player neither ready nor 花猪 pays each ready player the value of
-    that player's 查叫 wait (waits.chajiao_pick); nothing when 查叫 is off (no value)."""
+    that player's 查叫 wait (waits.chajiao_pick); nothing when 查叫 is off (no value). Under
+    ``huazhu: not_ready`` a 花猪 pays too: he is a player who is not ready."""
     shown = list(shown)
+    pig_pays = r.options.huazhu == "not_ready"
     for d in shown:
-        if d.ready or d.huazhu:
+        if d.ready or (d.huazhu and not pig_pays):
             continue
         for t in shown:
             if t.chajiao_value is not None:
@@ -155,5 +225,4 @@ def kong_refunds(ledger: Ledger, shown: Iterable[DrawSeat]) -> None:
             continue
         for inc in ledger.incomes:
             if inc.kong.seat == d.seat and not inc.moved:
-                for payer, amount in inc.paid:
-                    ledger.pay(d.seat, payer, amount, "kong_refund", None)
+                ledger.give_back(inc, "kong_refund", None)

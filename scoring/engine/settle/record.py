@@ -30,6 +30,8 @@ class Kong:
     tile: int
     from_: int | None = None
     same_turn: bool = True  # a 弯杠 declared on the turn its tile was drawn
+    #: 杠上杠: declared on the replacement tile of the same player's kong right before it
+    on_replacement: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,18 @@ class Win:
     tile: int | None  # None: not recorded (every winner declared, RULES §6)
     situation: frozenset[str]
     winners: tuple[Winner, ...]
+
+
+@dataclass(frozen=True)
+class FalseWin:
+    """A 诈胡 (false win, RULES §4.9): ``seat`` declared a win his tiles did not make. He pays,
+    returns his kong income, and stays in the hand."""
+
+    index: int
+    seat: int
+
+
+Event = Kong | Win | FalseWin
 
 
 @dataclass(frozen=True)
@@ -85,7 +99,7 @@ class HandRecord:
     mode: str
     dealer: int
     declared_void: tuple[int | None, ...]
-    events: tuple[Kong | Win, ...]
+    events: tuple[Event, ...]
     draw: tuple[Shown, ...] | None
     bettors: tuple[Bettor, ...]
     draws_before: int = 0

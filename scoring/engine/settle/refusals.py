@@ -15,12 +15,12 @@ from ..bounds import MAX_AMOUNT
 from ..errors import Collector, Problem
 from ..evaluate import WinningHand, check_winning_hand
 from ..melds import Meld
-from ..tiles import tile_name
-from .record import HandRecord, Kong, Shown, Win
+from ..tiles import SUIT_ZH, SUITS, suit_of, tile_name
+from .record import Event, FalseWin, HandRecord, Kong, Shown, Win
 from .result import Payment
 
 
-def robbed_kongs(c: Collector, events: Sequence[Kong | Win]) -> set[int]:
+def robbed_kongs(c: Collector, events: Sequence[Event]) -> set[int]:
     """The kongs robbed by 抢杠 (RULES §4.5): cancelled, paying nothing.
 
     The robbed kong is the robbed player's (the win's ``from``) added kong of the winning tile.
@@ -78,8 +78,19 @@ def hand_over(c: Collector, path: str) -> None:
     )
 
 
-def refuse_kong(c: Collector, k: Kong, in_hand: Sequence[bool], path: str) -> bool:
-    """A kong by a player who has won, or on the discard of one: refused (True)."""
+def refuse_kong(
+    c: Collector, k: Kong, prev: Event | None, in_hand: Sequence[bool], path: str
+) -> bool:
+    """A kong by a player who has won, or on the discard of one: refused (True). A kong
+    flagged ``on_replacement`` (杠上杠) needs the same player's kong right before it (RULES
+    §4.4), whatever the ruleset does with the flag."""
+    if k.on_replacement and not (isinstance(prev, Kong) and prev.seat == k.seat):
+        c.add(
+            "on_replacement_without_kong",
+            "杠上杠: a kong declared on a replacement tile follows the same player's kong "
+            "right before it",
+            f"{path}.on_replacement",
+        )
     if not in_hand[k.seat]:
         c.add("player_already_won", "a player who has won is out of the hand", f"{path}.seat")
         return True
@@ -87,6 +98,45 @@ def refuse_kong(c: Collector, k: Kong, in_hand: Sequence[bool], path: str) -> bo
         c.add("discarder_already_won", "a player who has won no longer discards", f"{path}.from")
         return True
     return False
+
+
+def refuse_false_win(c: Collector, f: FalseWin, in_hand: Sequence[bool], path: str) -> bool:
+    """A 诈胡 by a player who has already won: refused (True)."""
+    if not in_hand[f.seat]:
+        c.add("player_already_won", "a player who has won is out of the hand", f"{path}.seat")
+        return True
+    return False
+
+
+def refuse_void_claims(c: Collector, rec: HandRecord) -> None:
+    """A pung or kong of a player's own declared void suit (定缺, RULES §5): that suit is
+    never claimed nor konged. Kongs are refused at their events, pungs in the melds a winner
+    or a player at the draw lays down (a kong meld is its event's)."""
+    voids = rec.declared_void
+    if not any(v is not None for v in voids):
+        return
+
+    def why(seat: int, tile: int) -> str:
+        suit = voids[seat]
+        return (
+            f"seat {seat} declared {SUIT_ZH[suit]} ({SUITS[suit]}) void (定缺): no pung or kong "
+            f"of it, got {tile_name(tile)}"
+        )
+
+    def melds(seat: int, laid, path: str) -> None:
+        for k, m in enumerate(laid):
+            if m.kind == "pung" and suit_of(m.tile) == voids[seat]:
+                c.add("claim_in_void_suit", why(seat, m.tile), f"{path}.melds[{k}]")
+
+    for ev in rec.events:
+        path = f"events[{ev.index}]"
+        if isinstance(ev, Kong) and suit_of(ev.tile) == voids[ev.seat]:
+            c.add("claim_in_void_suit", why(ev.seat, ev.tile), f"{path}.tile")
+        elif isinstance(ev, Win):
+            for j, x in enumerate(ev.winners):
+                melds(x.seat, x.melds, f"{path}.winners[{j}]")
+    for h in rec.draw or ():
+        melds(h.seat, h.melds, f"draw.hands.{h.seat}")
 
 
 def refuse_win(
@@ -226,6 +276,8 @@ def record_parts(rec: HandRecord, cancelled: set[int]) -> Iterator[tuple[tuple[i
         if isinstance(ev, Kong):
             if ev.seat not in showing and ev.index not in cancelled:
                 yield (ev.tile,) * 4, f"{path}.tile"
+            continue
+        if isinstance(ev, FalseWin):  # shows no tile
             continue
         if ev.tile is not None:  # (a declared win may leave its tile out, RULES §6)
             yield (ev.tile,), f"{path}.tile"

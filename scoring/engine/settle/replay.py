@@ -12,15 +12,22 @@ from collections import Counter
 
 from ..declared import value_declaration
 from ..errors import Collector, Problem
-from ..evaluate import Valuation, WinningHand, check_situation, evaluate_key, situation_bits
+from ..evaluate import (
+    Valuation,
+    WinningHand,
+    check_situation,
+    evaluate_key,
+    single_wait,
+    situation_bits,
+)
 from ..melds import MeldGroup
 from ..shapes import TILE_BIT, hand_key
-from ..waits import chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
+from ..waits import chajiao_melds, chajiao_owed, chajiao_pick, is_huazhu, wait_valuations
 from . import payments, refusals
 from .bettors import with_bettors
 from .dealer import next_dealer, session_multiplier
 from .parse import collect_record
-from .record import BETTOR_LABELS, SEAT_LABELS, HandRecord, Kong, Shown, Win, Winner
+from .record import BETTOR_LABELS, SEAT_LABELS, FalseWin, HandRecord, Kong, Shown, Win, Winner
 from .result import DrawSeat, Settlement, WinResult
 
 
@@ -56,6 +63,7 @@ class Replay:
         self.first_win: Win | None = None
         self.cancelled = refusals.robbed_kongs(self.c, rec.events)
         self._seen: Counter | None = None
+        self.by_index = {ev.index: ev for ev in rec.events}
 
     def others_in(self, seat: int) -> list[int]:
         return [s for s in range(4) if s != seat and self.in_hand[s]]
@@ -66,12 +74,15 @@ class Replay:
         return self._seen
 
     def run(self) -> Settlement:
+        refusals.refuse_void_claims(self.c, self.rec)
         for ev in self.rec.events:
             path = f"events[{ev.index}]"
             if self.ended:
                 refusals.hand_over(self.c, path)
             elif isinstance(ev, Kong):
                 self.kong(ev, path)
+            elif isinstance(ev, FalseWin):
+                self.false_win(ev, path)
             else:
                 self.win(ev, path)
         draw = self.draw() if self.rec.draw is not None else None
@@ -99,18 +110,38 @@ class Replay:
         )
 
     def kong(self, k: Kong, path: str) -> None:
-        if refusals.refuse_kong(self.c, k, self.in_hand, path):
+        if refusals.refuse_kong(self.c, k, self.by_index.get(k.index - 1), self.in_hand, path):
             return
         if k.index not in self.cancelled:
             self.kongs.append(k)
             payments.kong_payments(self.ledger, k, self.r.options, self.others_in(k.seat))
 
+    def false_win(self, f: FalseWin, path: str) -> None:
+        """诈胡 (RULES §4.9): the offender pays the players still in and returns his kong
+        income; he stays in the hand."""
+        if not refusals.refuse_false_win(self.c, f, self.in_hand, path):
+            payments.false_win_payments(self.ledger, f, self.r, self.others_in(f.seat))
+
+    def transfers(self, w: Win) -> bool:
+        """Whether the discard's kong money moves (呼叫转移 or the ``refund`` of 杠上炮): a
+        杠上炮, unless it was the last tile and 海底 replaces it (``haidi_over_kong_discard``)."""
+        return "kong_discard" in w.situation and not self.haidi_replaces(w)
+
+    def haidi_replaces(self, w: Win) -> bool:
+        """On a discard win off the last tile, 海底 replaces 杠上炮 (RULES §3.8)."""
+        return (
+            self.r.options.haidi_over_kong_discard
+            and w.from_ is not None
+            and {"last_tile", "kong_discard"} <= w.situation
+        )
+
     def win(self, w: Win, path: str) -> None:
         before = self.c.found
-        prev = self.rec.events[w.index - 1] if w.index else None
+        prev = self.by_index.get(w.index - 1)
         prev_kong = prev if isinstance(prev, Kong) else None
         refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
-        s = w.situation
+        # the flags the hand is valued with: 海底 may take 杠上炮's place (checked as given)
+        s = w.situation - {"kong_discard"} if self.haidi_replaces(w) else w.situation
         # 引杠杠上花 valued as a discard win and paid by the player whose discard was konged
         after_direct = (
             "kong_flower" in s
@@ -123,20 +154,21 @@ class Replay:
         for j, x in enumerate(w.winners):
             wpath = f"{path}.winners[{j}]"
             if x.declared is not None:
-                v = self.declared_win(w, x, self_draw, wpath, path)
+                v = self.declared_win(w, x, self_draw, s, wpath, path)
                 if v is not None:
                     valued.append((x.seat, v))
                 continue
-            hand = WinningHand(x.concealed, w.tile, x.melds, w.from_ is None, s)
+            hand = WinningHand(x.concealed, w.tile, x.melds, w.from_ is None, w.situation)
             refusals.refuse_winning_hand(self.c, hand, wpath, path)
             refusals.refuse_melds(self.c, x.seat, x.melds, self.kongs, f"{wpath}.melds")
+            concealed = hand_key(x.concealed)
             v = evaluate_key(
-                hand_key(x.concealed) + TILE_BIT[w.tile],
+                concealed + TILE_BIT[w.tile],
                 len(x.concealed) + 1,
                 self.r,
                 MeldGroup.of(x.melds),
                 self_draw,
-                situation_bits(s),
+                situation_bits(s) | single_wait(self.r, concealed, w.tile),
                 self.rec.declared_void[x.seat],
             )
             if isinstance(v, str):
@@ -155,13 +187,20 @@ class Replay:
         declared = {x.seat for x in w.winners if x.declared is not None}
         for seat, v in valued:
             self.pay_win(w, seat, v, prev_kong, after_direct, was_in, seat not in declared)
+        if prev_kong is not None and self.transfers(w):
+            mode = self.r.options.kong_transfer
+            if mode == "chain_split":
+                chain = payments.kong_chain(self.rec.events, prev_kong)
+                payments.kong_transfer_chain(self.ledger, w, [seat for seat, _ in valued], chain)
+            elif mode == "refund":
+                payments.kong_refund_on_discard(self.ledger, w)
 
     def kongs_of(self, seat: int) -> int:
         """The kongs a player has made so far (a robbed one was never made)."""
         return sum(k.seat == seat for k in self.kongs)
 
     def declared_win(
-        self, w: Win, x: Winner, self_draw: bool, wpath: str, path: str
+        self, w: Win, x: Winner, self_draw: bool, valued_as: frozenset[str], wpath: str, path: str
     ) -> Valuation | None:
         """A declared winner (RULES §6): how he won checked as for tiles, his melds (if he
         lists them) against his kongs, his declaration valued by the ruleset's own tables."""
@@ -181,7 +220,7 @@ class Replay:
             melds=x.melds,
             kongs=self.kongs_of(x.seat),
             self_draw=self_draw,
-            situation=w.situation,
+            situation=valued_as,
             void=self.rec.declared_void[x.seat],
         )
         self.c.extend(problems)
@@ -204,7 +243,7 @@ class Replay:
         self.wins.append(WinResult(w.index, seat, w.from_, w.tile, self_draw, v, amount, verified))
         if w.from_ is None:
             return
-        if "kong_discard" in w.situation:
+        if self.transfers(w) and self.r.options.kong_transfer == "copy":
             payments.kong_transfer(self.ledger, w, seat, prev_kong)
         if "robbing_kong" in w.situation and self.r.robbing_pays_kong:
             payments.robbed_kong_to_robber(self.ledger, w, seat, self.r.options, was_in)
@@ -220,7 +259,7 @@ class Replay:
         if self.c.problems:  # a declaration the ruleset cannot produce
             return None
         payments.huazhu_payments(self.ledger, seats, self.r)
-        payments.chajiao_payments(self.ledger, seats)
+        payments.chajiao_payments(self.ledger, seats, self.r)
         if self.r.options.refund_kongs:
             payments.kong_refunds(self.ledger, seats)
         return seats
@@ -236,7 +275,7 @@ class Replay:
         void = self.rec.declared_void[h.seat]
         if is_huazhu(key, mg, void):
             return DrawSeat(h.seat, True, False, (), None)
-        candidates = wait_valuations(key, len(h.concealed), r, mg, void)
+        candidates = wait_valuations(key, len(h.concealed), r, chajiao_melds(r, mg), void)
         seen = self.seen()
         waits = tuple((t, v, seen[t] >= 4) for t, v in candidates)
         pick = chajiao_pick(r, candidates, {t for t, _, dead in waits if dead})

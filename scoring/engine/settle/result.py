@@ -24,6 +24,8 @@ REASON_NAMES: dict[str, Name] = {
     "huazhu": Name("查花猪", "Three suits at the draw"),
     "chajiao": Name("查叫", "Not ready at the draw"),
     "kong_refund": Name("退税", "Kong money returned at the draw"),
+    "kong_return": Name("退杠钱", "Kong money returned"),
+    "false_win": Name("诈胡", "False win"),
     "bettor": Name("叫马", "A bettor follows his seat"),
 }
 

@@ -130,10 +130,12 @@ def _attempt(rnd: random.Random, ruleset, n_bettors: int | None) -> dict:
     # kongs: (seat, tile, kind)
     kongs = []
     for seat in range(4):
-        if rnd.random() < 0.3:
-            t = rnd.choice(suits[seat]) * 9 + rnd.randrange(9)
-            pool.take(t, 4)
-            kongs.append((seat, t, rnd.choice(("concealed", "direct", "added"))))
+        # a second kong now and then: made right after the first, it may be 杠上杠
+        for chance in (0.3, 0.08):
+            if rnd.random() < chance:
+                t = rnd.choice(suits[seat]) * 9 + rnd.randrange(9)
+                pool.take(t, 4)
+                kongs.append((seat, t, rnd.choice(("concealed", "direct", "added"))))
     winners_plan = []  # list of lists of seats, one per win event
     remaining = list(order)
     for _ in range(n_win_events):
@@ -197,6 +199,8 @@ def _attempt(rnd: random.Random, ruleset, n_bettors: int | None) -> dict:
             pool.left[k[1]] += 4  # this kong never happened: the hand ended first
         elif k[0] not in out_seats:
             events.append(_kong_event(rnd, k, out_seats))
+    _flag_kong_chains(rnd, events)
+    _add_false_win(rnd, events)
     record: dict = {
         "ruleset": ruleset,
         "base": rnd.choice((1, 1, 2, 5)),
@@ -235,6 +239,41 @@ def _attempt(rnd: random.Random, ruleset, n_bettors: int | None) -> dict:
     return record
 
 
+def _follows_a_kong(event: dict) -> bool:
+    """Whether an event must come right after a kong (杠上花, 杠上炮, 抢杠, 杠上杠)."""
+    if event["type"] == "kong":
+        return bool(event.get("on_replacement"))
+    return bool(set(event.get("situation") or ()) & {"kong_flower", "kong_discard", "robbing_kong"})
+
+
+def _flag_kong_chains(rnd: random.Random, events: list[dict]) -> None:
+    """Some kongs that follow the same player's kong were declared on its replacement tile
+    (``on_replacement``, RULES §4.4)."""
+    for prev, event in zip(events, events[1:], strict=False):
+        same = prev["type"] == event["type"] == "kong" and prev["seat"] == event["seat"]
+        if same and event["kind"] != "direct" and rnd.random() < 0.6:
+            event["on_replacement"] = True
+
+
+def _add_false_win(rnd: random.Random, events: list[dict]) -> None:
+    """Now and then a 诈胡 (RULES §4.9) by a player still in, where no event needs the one
+    before it to be a kong."""
+    if rnd.random() >= 0.15:
+        return
+    places = []
+    out: set[int] = set()
+    for i in range(len(events) + 1):
+        if len(out) >= 3:
+            break  # 血战到底 is over at the third winner
+        if i == len(events) or not _follows_a_kong(events[i]):
+            places += [(i, s) for s in range(4) if s not in out]
+        if i < len(events) and events[i]["type"] == "win":
+            out.update(w["seat"] for w in events[i]["winners"])
+    if places:
+        i, seat = rnd.choice(places)
+        events.insert(i, {"type": "false_win", "seat": seat})
+
+
 def _kong_event(rnd: random.Random, kong, out_seats: set[int]) -> dict:
     seat, t, kind = kong
     event = {"type": "kong", "seat": seat, "kind": kind, "tile": tile_name(t)}
@@ -250,10 +289,12 @@ def _kong_event(rnd: random.Random, kong, out_seats: set[int]) -> dict:
 # --- declared records (RULES §6) ----------------------------------------------------------------
 
 
-def declaration_of(valuation, ruleset) -> dict:
-    """What a scorer would declare for a hand the engine valued so."""
+def declaration_of(valuation, ruleset, kongs: int = 0) -> dict:
+    """What a scorer would declare for a hand the engine valued so; ``kongs``: the player's
+    kongs, where the valuation did not count them as roots (a 查叫 wait under
+    ``chajiao_kongs: false``): a declaration counts them (RULES §6)."""
     extras = [line.code for line in valuation.lines if line.code in ruleset.pattern_extras]
-    return {"pattern": valuation.pattern, "roots": valuation.roots, "extras": extras}
+    return {"pattern": valuation.pattern, "roots": valuation.roots + kongs, "extras": extras}
 
 
 def declared_twin(
@@ -285,7 +326,8 @@ def declared_twin(
         elif not d.ready:
             new = {"declared": "not_ready"}
         else:
-            new = {"declared": "ready", "wait": declaration_of(d.chajiao_wait, r)}
+            uncounted = 0 if r.options.chajiao_kongs else sum(m["kind"] == "kong" for m in melds)
+            new = {"declared": "ready", "wait": declaration_of(d.chajiao_wait, r, uncounted)}
         if melds and (len(melds) == 4 or rnd.random() < 0.5):
             new["melds"] = melds
         twin["draw"]["hands"][str(d.seat)] = new
@@ -302,6 +344,11 @@ def random_options(rnd: random.Random, preset: str) -> dict[str, Any]:
     for entry in option_schema():
         if rnd.random() < 0.3:
             options[entry["key"]] = _option_value(rnd, entry, preset)
+    # the one pair of options that exclude each other (false_win "huazhu" needs a 花猪 price)
+    if options.get("false_win") == "huazhu":
+        huazhu = options.get("huazhu", PRESETS[preset].defaults.huazhu)
+        if not (isinstance(huazhu, int) or huazhu == "cap"):
+            del options["false_win"]
     return options
 
 

@@ -59,12 +59,17 @@ def reference_evaluate(
     self_draw: bool = False,
     situation: frozenset[str] = frozenset(),
     void: int | None = None,
+    winning: int | None = None,
+    kong_roots: bool = True,
 ) -> dict:
-    """``tiles``: concealed tiles with the winning tile; ``melds``: (kind, tile) pairs."""
+    """``tiles``: concealed tiles with the winning tile; ``melds``: (kind, tile) pairs;
+    ``winning``: which of the tiles won (单钓 is judged only where it is given);
+    ``kong_roots`` False: a kong is not a root (查叫 under ``chajiao_kongs: false``)."""
     all_tiles = list(tiles) + [t for kind, t in melds for _ in range(4 if kind == "kong" else 3)]
     suits = {t // 9 for t in all_tiles}
     total = Counter(all_tiles)
-    roots = sum(1 for n in total.values() if n == 4)
+    kongs = {t for kind, t in melds if kind == "kong"}
+    roots = sum(1 for t, n in total.items() if n == 4 and (kong_roots or t not in kongs))
     if len(suits) == 3:
         return {"win": False, "reason": "three_suits", "roots": roots}
     if void is not None and void in suits:
@@ -99,6 +104,10 @@ def reference_evaluate(
                 codes.add("qingyaojiu")
         if len(melds) == 4:
             codes.add("jingoudiao")
+        # 单钓 (RULES §3.8): all triplets, won on the pair, one copy of it held before the win
+        pair = next(t for k, t in split if k == "pair")
+        if all_triplets and winning == pair and Counter(tiles)[winning] == 2:
+            codes.add("golden_wait")
         groups.append(codes)
     if not melds and len(tiles) == 14 and all(c % 2 == 0 for c in counts):
         codes = {"qidui"}
@@ -126,7 +135,10 @@ def reference_evaluate(
             steps += sum(
                 extras.get(SITUATION_EXTRA[s], 0) for s in situation if s in SITUATION_EXTRA
             )
-            steps += sum(1 for c in r.pattern_extras if c in codes)
+            counted = {c for c in r.pattern_extras if c in codes}
+            if "jingoudiao" in counted or entry.code == "jingoudiao":
+                counted.discard("golden_wait")  # they do not stack: one step
+            steps += len(counted)
             if self_draw and bonus == "add_fan":
                 steps += 1
             amount = entry.value
@@ -153,7 +165,9 @@ def reference_waits(tiles: list[int], melds: list[tuple[str, int]], r: Ruleset, 
     for t in range(27):
         if held[t] >= 4:
             continue
-        res = reference_evaluate([*tiles, t], melds, r, void=void)
+        res = reference_evaluate(
+            [*tiles, t], melds, r, void=void, winning=t, kong_roots=r.options.chajiao_kongs
+        )
         if res["win"]:
             out[t] = res["value"]
     return out

@@ -13,8 +13,9 @@ PRESET_NAMES = tuple(PRESETS)
 
 
 @st.composite
-def winning_hands(draw, max_melds: int = 4):
-    """A 14-tile hand built from four random sets and a pair in one or two suits.
+def winning_hands(draw, max_melds: int = 4, all_triplets: bool = False):
+    """A 14-tile hand built from four random sets and a pair in one or two suits (four
+    triplets where ``all_triplets``; then the winning tile is the pair's half the time).
 
     Returns (concealed tiles incl. the winning tile, melds as (kind, tile), winning tile).
     """
@@ -22,7 +23,7 @@ def winning_hands(draw, max_melds: int = 4):
     sets = []
     for _ in range(4):
         s = draw(st.sampled_from(suits))
-        if draw(st.booleans()):
+        if not all_triplets and draw(st.booleans()):
             r = draw(st.integers(0, 6))
             sets.append(("run", s * 9 + r))
         else:
@@ -44,7 +45,8 @@ def winning_hands(draw, max_melds: int = 4):
     from hypothesis import assume
 
     assume(max(total.values()) <= 4)
-    winning = draw(st.sampled_from(concealed))
+    on_pair = all_triplets and draw(st.booleans())
+    winning = pair if on_pair else draw(st.sampled_from(concealed))
     return concealed, melds, winning
 
 
@@ -74,6 +76,9 @@ rulesets = st.one_of(
                 "jingoudiao": st.booleans(),
                 "haidi": st.booleans(),
                 "juezhang": st.booleans(),
+                "golden_wait": st.booleans(),
+                "tianhu_dihu": st.booleans(),
+                "chajiao_kongs": st.booleans(),
             },
         ),
     ),

@@ -125,6 +125,8 @@ def test_the_options_schema_states_the_bounds():
         "chengdu": 1_000_000_000,
         "additive": 1_000_000_000,
         "xuezhan9": 30,
+        "tfmj2024": 30,
+        "sbr": 30,
     }
     for key in ("kong_concealed", "kong_added", "kong_direct", "huazhu"):
         assert schema[key]["minimum"] == 0

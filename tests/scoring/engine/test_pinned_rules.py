@@ -196,3 +196,40 @@ def test_a_description_is_plain_json():
     with pytest.raises(EngineError) as info:
         ruleset_from_description(d)
     assert info.value.code == "invalid_description"
+
+
+# The fingerprints of the first four presets before the competition options (RULES §3.8) were
+# added: sessions stored them with their snapshots, and ``scoring.services`` refuses a snapshot
+# whose description no longer hashes to its fingerprint. Adding an option must not move them.
+FIRST_FINGERPRINTS = {
+    "qq": "3ca94073aff9d142f41e83cc5a7e646c3e139f5d1388fca5645655fcf51ddca4",
+    "chengdu": "054774f137df5265f9a61d63edddb7e6d28e1fb6ac53c02c49aaf37a444a0be9",
+    "additive": "767c85fa26b3e607dc06321521c69ad379d6774e3be4a57b1d9b19045367be1e",
+    "xuezhan9": "c07f5f9923b01cb5127826070d0b8c090b46ebdfd9629ac084cbeedd28b7594b",
+}
+
+
+@pytest.mark.parametrize("name", list(FIRST_FINGERPRINTS))
+def test_options_added_later_leave_stored_descriptions_as_they_were(name):
+    """A description written before ``LATER_OPTIONS`` existed has none of them: it still
+    rebuilds, to the same fingerprint, and its rules have each later option at the value that
+    reproduces what the engine did then (呼叫转移 copy, kongs as roots at 查叫, no 单钓, 天胡 and
+    地胡 scored, a 诈胡 priced as the preset's own)."""
+    r = resolve_ruleset(name)
+    assert r.fingerprint == FIRST_FINGERPRINTS[name]
+    stored = r.as_dict()
+    assert not set(rulesets_module.LATER_OPTIONS) & set(stored["options"])
+    again = ruleset_from_description(stored)
+    assert again.fingerprint == FIRST_FINGERPRINTS[name]
+    o = again.options
+    assert (o.kong_transfer, o.chajiao_kongs, o.golden_wait) == ("copy", True, False)
+    assert (o.haidi_over_kong_discard, o.tianhu_dihu) == (False, True)
+    assert o.false_win == ("cap" if name == "xuezhan9" else "huazhu")
+
+
+def test_a_later_option_set_is_written_and_changes_the_fingerprint():
+    qq = resolve_ruleset("qq")
+    chain = resolve_ruleset({"preset": "qq", "options": {"kong_transfer": "chain_split"}})
+    assert chain.as_dict()["options"]["kong_transfer"] == "chain_split"
+    assert chain.fingerprint != qq.fingerprint
+    assert ruleset_from_description(chain.as_dict()).options.kong_transfer == "chain_split"

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from scoring.engine import (
     Meld,
     MeldGroup,
+    WinningHand,
+    evaluate,
     evaluate_tiles,
     format_tiles,
     parse_tiles,
@@ -57,6 +59,32 @@ def test_built_hands_win_and_match_reference(hand, spec, self_draw, situation):
     fast = _fast(concealed, melds, r, self_draw, situation)
     assert fast["win"], "a hand of four sets and a pair in at most two suits always wins"
     assert fast == reference_evaluate(concealed, melds, r, self_draw, situation)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(winning_hands(), winning_hands(all_triplets=True)),
+    st.one_of(rulesets, st.sampled_from(("sbr", "tfmj2024"))),
+    st.booleans(),
+)
+def test_hands_with_their_winning_tile_match_reference(hand, spec, self_draw):
+    """With the winning tile said, 单钓 (``golden_wait``) can count: checked on hands of four
+    triplets won on their pair, as well as on any."""
+    concealed, melds, winning = hand
+    r = resolve_ruleset(spec)
+    rest = list(concealed)
+    rest.remove(winning)
+    out = evaluate(
+        WinningHand(tuple(rest), winning, tuple(Meld(k, t) for k, t in melds), self_draw), r
+    )
+    fast = {
+        "win": True,
+        "pattern": out.valuation.pattern,
+        "roots": out.valuation.roots,
+        "value": out.valuation.value,
+        "capped": out.valuation.capped,
+    }
+    assert fast == reference_evaluate(concealed, melds, r, self_draw, winning=winning)
 
 
 @settings(max_examples=400, deadline=None)
@@ -107,7 +135,11 @@ def test_value_before_self_draw_bonus_never_exceeds_the_cap(tiles, spec, self_dr
 
 
 @settings(max_examples=200, deadline=None)
-@given(winning_hands(max_melds=2), rulesets, st.data())
+@given(
+    st.one_of(winning_hands(max_melds=2), winning_hands(max_melds=2, all_triplets=True)),
+    st.one_of(rulesets, st.sampled_from(("sbr", "tfmj2024"))),
+    st.data(),
+)
 def test_waits_match_reference(hand, spec, data):
     concealed, melds, _ = hand
     removed = data.draw(st.sampled_from(concealed))

@@ -9,8 +9,8 @@ import pytest
 from scoring.engine import PRESETS, EngineError, resolve_ruleset
 
 
-def test_four_presets_qq_is_the_default():
-    assert list(PRESETS) == ["qq", "chengdu", "additive", "xuezhan9"]
+def test_six_presets_qq_is_the_default():
+    assert list(PRESETS) == ["qq", "chengdu", "additive", "xuezhan9", "tfmj2024", "sbr"]
     assert resolve_ruleset(None) is resolve_ruleset("qq")
 
 
@@ -28,13 +28,26 @@ def test_four_presets_qq_is_the_default():
         ("xuezhan9", {"cap": 9, "self_draw_bonus": "add_fan", "kong_direct": 2,
                       "huazhu": "chajiao_plus_fan", "jingoudiao": True, "haidi": True,
                       "daiyaojiu": False, "jiangdui": False}),
+        # RULES §3.8 and the paragraph under it
+        ("tfmj2024", {"cap": 3, "self_draw_bonus": "add_one", "kong_direct": 2,
+                      "added_kong_same_turn": True, "huazhu": "not_ready", "chajiao": "max",
+                      "kong_transfer": "chain_split", "chajiao_kongs": True,
+                      "golden_wait": False, "haidi_over_kong_discard": False,
+                      "tianhu_dihu": False, "false_win": "cap", "jingoudiao": True,
+                      "haidi": True, "daiyaojiu": False, "jiangdui": False}),
+        ("sbr", {"cap": 3, "self_draw_bonus": "add_one", "kong_direct": 2,
+                 "added_kong_same_turn": True, "huazhu": "not_ready", "chajiao": "max",
+                 "kong_transfer": "refund", "chajiao_kongs": False, "golden_wait": True,
+                 "haidi_over_kong_discard": True, "tianhu_dihu": True, "false_win": 8,
+                 "jingoudiao": False, "haidi": True, "daiyaojiu": False, "jiangdui": False}),
     ],
 )  # fmt: skip
 def test_preset_defaults(preset, expected):
-    options = resolve_ruleset(preset).as_dict()["options"]
+    options = resolve_ruleset(preset).options
     for key, value in expected.items():
-        assert options[key] == value, key
-    # shared by all four
+        assert getattr(options, key) == value, key
+    options = resolve_ruleset(preset).as_dict()["options"]
+    # shared by all six
     assert options["kong_concealed"] == 2 and options["kong_added"] == 1
     assert options["mode"] == "xuezhan" and options["juezhang"] is False
     assert options["dead_wait_counts"] is True and options["refund_kongs"] is True
@@ -79,7 +92,7 @@ def test_fingerprint_is_stable_and_tracks_options():
     assert resolve_ruleset({"preset": "chengdu", "options": {"cap": 8}}).fingerprint == (
         resolve_ruleset("chengdu").fingerprint
     )
-    assert len({resolve_ruleset(n).fingerprint for n in PRESETS}) == 4
+    assert len({resolve_ruleset(n).fingerprint for n in PRESETS}) == len(PRESETS)
 
 
 def test_to_spec_round_trips():

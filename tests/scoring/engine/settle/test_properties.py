@@ -1,7 +1,9 @@
 """Properties of the settlement on random valid records (hypothesis).
 
-Records come from ``records.random_record``: kongs, discard and self-drawn wins (一炮多响,
-杠上花, 杠上炮 included), draws with shown hands, and 叫马 bettors, under every preset.
+Records come from ``records.random_record``: kongs (杠上杠 chains too), discard and self-drawn
+wins (一炮多响, 杠上花, 杠上炮 included), 诈胡, draws with shown hands, and 叫马 bettors, under
+every preset (the competition presets' 呼叫转移 split, 杠上炮 refund and 花猪 as not ready
+included).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def rotate(record: dict, k: int) -> dict:
     turn = lambda s: None if s is None else (s + k) % 4  # noqa: E731
     r["dealer"] = turn(r["dealer"])
     for ev in r["events"]:
-        if ev["type"] == "kong":
+        if ev["type"] in ("kong", "false_win"):
             ev["seat"] = turn(ev["seat"])
             if "from" in ev:
                 ev["from"] = turn(ev["from"])

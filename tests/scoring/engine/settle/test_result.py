@@ -18,6 +18,8 @@ def test_every_reason_code_has_a_chinese_and_an_english_name():
         "huazhu",  # §4.6a 查花猪
         "chajiao",  # §4.6b 查叫
         "kong_refund",  # §4.6c 退税
+        "kong_return",  # §4.4 杠上炮 refund, §4.9 a false win's kong money
+        "false_win",  # §4.9 诈胡
         "bettor",  # §4.7 叫马
     ]
     for name in REASON_NAMES.values():
