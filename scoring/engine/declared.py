@@ -415,7 +415,7 @@ def value_declaration(
         return None, problems
     low, high = roots_range(r, code)
     if d.roots < low or d.roots > high:
-        if code in LONG_ROW and d.roots:
+        if code in LONG_ROW and d.roots and LONG_ROW[code] in table:
             refuse(
                 "seven_pairs_with_roots",
                 f"seven pairs with a four of a kind is {LONG_ROW[code]} under {r.preset}: "

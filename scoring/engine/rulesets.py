@@ -93,14 +93,14 @@ def implied_false_win(options: dict[str, Any] | Options) -> int | str:
     """The ``false_win`` a ruleset has unless it says otherwise: what a 花猪 pays where a 花猪
     has a price of its own, else a win at the cap (RULES §3.8: qq, chengdu, additive
     ``huazhu``; xuezhan9 and tfmj2024 ``cap``)."""
-    huazhu = options["huazhu"] if isinstance(options, dict) else options.huazhu
+    huazhu = options.get("huazhu") if isinstance(options, dict) else options.huazhu
     return "huazhu" if is_int(huazhu) or huazhu == "cap" else "cap"
 
 
 #: options added after descriptions were first stored, with the value each one had before it
-#: existed (the rule then built in). A description leaves such an option out where it has
-#: that value, and a stored description without it reads it so: every description stored
-#: before keeps its exact text, and so its fingerprint (``scoring.services`` checks it).
+#: existed (the rule then built in). A fingerprint hashes the description without such an
+#: option where it has that value, and a stored description without it reads it so: every
+#: description stored before keeps its fingerprint (``scoring.services`` checks it).
 LATER_OPTIONS: dict[str, Any] = {
     "kong_transfer": "copy",
     "chajiao_kongs": True,
@@ -507,9 +507,9 @@ class Ruleset:
 
     @cached_property
     def fingerprint(self) -> str:
-        """SHA-256 of the canonical JSON of the complete description: what a stored hand
-        keeps to prove which rules settled it."""
-        return hashlib.sha256(_canonical(self.as_dict()).encode()).hexdigest()
+        """SHA-256 of the canonical JSON of the complete description (as :func:`_hashed`
+        writes it): what a stored hand keeps to prove which rules settled it."""
+        return hashlib.sha256(_canonical(_hashed(self.as_dict())).encode()).hexdigest()
 
     @cached_property
     def extra_steps(self) -> dict[str, int]:
@@ -604,14 +604,27 @@ class Ruleset:
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
-    """The options as a description writes them: every one, but a later option (see
-    :data:`LATER_OPTIONS`) where it has the value it had before it existed."""
-    out = {key: getattr(options, key) for key in _OPTION_ORDER if key not in LATER_OPTIONS}
-    for key in LATER_OPTIONS:
-        value = getattr(options, key)
-        if value != _earlier_value(key, out):
-            out[key] = value
+    return {key: getattr(options, key) for key in _OPTION_ORDER}
+
+
+def _hashed(description: dict[str, Any]) -> dict[str, Any]:
+    """The description as its fingerprint hashes it: without each later option (see
+    :data:`LATER_OPTIONS`) that has the value it had before it existed, so a description
+    stored before it existed and the same rules described today hash alike."""
+    out = dict(description)
+    for key in ("options", "defaults"):
+        given = description.get(key)
+        if isinstance(given, dict):
+            out[key] = {
+                k: v
+                for k, v in given.items()
+                if not (k in LATER_OPTIONS and _same(v, _earlier_value(k, given)))
+            }
     return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b  # (True is not the option value 1)
 
 
 def _read_options(given: dict[str, Any]) -> Options:
@@ -805,18 +818,19 @@ def ruleset_from_description(description: Any, path: str = "") -> Ruleset:
         raise EngineError("invalid_description", "a ruleset description is an object", path)
     try:
         # (UTF-8 refuses a lone surrogate: a UnicodeEncodeError, which is a ValueError)
-        canonical = _canonical(description).encode()
+        _canonical(description).encode()
     except (TypeError, ValueError, RecursionError) as e:
         raise EngineError(
             "invalid_description", f"a ruleset description is plain JSON: {e}", path
         ) from e
-    fingerprint = hashlib.sha256(canonical).hexdigest()
+    hashed = _hashed(description)
+    fingerprint = hashlib.sha256(_canonical(hashed).encode()).hexdigest()
     ruleset = _DESCRIBED.get(fingerprint)
     if ruleset is None:
         ruleset = _rebuild(description, path)
-        rebuilt = ruleset.as_dict()
+        rebuilt = _hashed(ruleset.as_dict())
         for key in _DESCRIPTION_KEYS:
-            if _canonical(rebuilt[key]) != _canonical(description[key]):
+            if _canonical(rebuilt[key]) != _canonical(hashed[key]):
                 raise EngineError(
                     "inconsistent_description",
                     f"{key} does not agree with the rest of the description",
