@@ -244,9 +244,11 @@ class HandRecordSerializer(serializers.Serializer):
     dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=0)
     declared_void = serializers.JSONField(required=False, help_text="four suits or nulls")
     events = serializers.JSONField(
-        help_text="kongs and wins, in order; a winner is shown {seat, concealed, melds} or "
+        help_text="kongs, wins and false wins, in order; a kong may carry on_replacement "
+        "(杠上杠, RULES §4.4); a winner is shown {seat, concealed, melds} or "
         'declared {seat, "declared": {pattern, roots, extras}, melds?} (RULES §6); a win whose '
-        "winners are all declared may leave out its tile"
+        'winners are all declared may leave out its tile; {"type": "false_win", "seat"} is a '
+        "诈胡 (RULES §4.9)"
     )
     draw = serializers.JSONField(
         required=False,
