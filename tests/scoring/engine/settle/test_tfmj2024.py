@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.engine import Meld, parse_tiles, readiness
 from scoring.engine.settle import settle
+from scoring.engine.tiles import parse_tile
 
 from ..builders import check_win, kong, meld, record, win, winner
 from .competition import (
@@ -435,3 +437,15 @@ def test_a_pung_of_the_declared_void_suit_in_a_winning_hand_is_refused(ruleset):
         declared_void=[None, "s", None, None],
     )
     assert ("declared_void_suit", "events[0].winners[0]") in refusal(lambda: settle(rec))
+
+
+def test_jingoudiao_counts_at_chajiao():
+    """RULES §3.6 and §4.6b: 查叫 values a ready hand as a discard win without situational
+    extras; 金钩钓 is a hand-shape extra, so it counts. Four pungs laid down (1m 5m 3p 9p) and
+    7m alone, waiting on 7m: 对对胡 1 fan + 金钩钓 1 fan = 2 fan → 2^2 = 4."""
+    melds = tuple(Meld("pung", parse_tile(t)) for t in ("1m", "5m", "3p", "9p"))
+    ready = readiness(parse_tiles("7m"), "tfmj2024", melds)
+    assert [(w.tile, w.valuation.pattern, w.valuation.value) for w in ready.waits] == [
+        (parse_tile("7m"), "duiduihu", 4)
+    ]
+    assert ready.chajiao_value == 4
