@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("pages.tables.urls")),
     path("", include("pages.players.urls")),
     path("", include("pages.tiles.urls")),
+    path("", include("pages.rules.urls")),
     path("", include("pages.tournaments.urls")),
     path("", include("pages.cards.urls")),
 ]

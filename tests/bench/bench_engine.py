@@ -3,6 +3,8 @@
 Run by ``make bench`` (never part of ``make test``). One core, CPython, median of 5 runs.
 Targets (issue "Rules engine I"): evaluate ≥ 500,000 hands/s; waits + 查叫 ≥ 100,000 hands/s;
 notation → result with explanation lines ≥ 50,000 hands/s; import + tables ≤ 0.5 s, ≤ 30 MB.
+Then a table per preset of ``PRESETS`` (every one, so a new preset gets its row): evaluate
+hands/s and settle records/s, the same hands and records with only the ruleset swapped.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from scoring.engine import (  # noqa: E402
+    PRESETS,
+    EngineError,
     chajiao_value,
     evaluate,
     evaluate_tiles,
@@ -89,6 +93,40 @@ def row(label: str, fast: float, ref: float | None, target: str) -> None:
     print(
         f"{label:<46}{fast:>12,.0f}/s {ref_s} {ratio:>6}   {'target ' + target if target else ''}"
     )
+
+
+#: records settled per run in the per-preset table (each preset settles the same two records)
+PER_PRESET_RECORDS = 1000
+
+
+def per_preset(hands: list[list[int]]) -> None:
+    """Evaluate and settle speed of every preset of ``PRESETS`` (a preset the engine adds gets
+    its row by itself): the same hands, and the same two records with the ruleset swapped."""
+    print(f"\nper preset (median of {RUNS} runs; the records above, their ruleset swapped)")
+    print(f"{'preset':<12}{'evaluate hands/s':>18}{'settle 血战 records/s':>20}"
+          f"{'settle drawn records/s':>24}")  # fmt: skip
+    for name in PRESETS:
+        ruleset = resolve_ruleset(name)
+
+        def evaluate_all(items, ruleset=ruleset):
+            for tiles in items:
+                evaluate_tiles(tiles, ruleset)
+
+        cells = [f"{rate(evaluate_all, hands):>18,.0f}"]
+        for record in (TYPICAL_RECORD, DRAWN_RECORD):
+            try:
+                parsed = parse_record({**record, "ruleset": name})
+                settle(parsed)
+            except EngineError as e:  # a record this preset refuses: say so, time the rest
+                cells.append(f"{'refused: ' + e.problems[0].code:>22}")
+                continue
+
+            def settle_all(items):
+                for rec in items:
+                    settle(rec)
+
+            cells.append(f"{rate(settle_all, [parsed] * PER_PRESET_RECORDS):>22,.0f}")
+        print(f"{name:<12}" + cells[0] + cells[1] + "  " + cells[2])
 
 
 def main() -> None:
@@ -173,6 +211,8 @@ def main() -> None:
 
         row(label, rate(settle_parsed, parsed), None, target)
         row("  the same from JSON to JSON", rate(settle_json, from_json), None, "")
+
+    per_preset(hands)
 
     plain, peaks = [], []
     for _ in range(RUNS):

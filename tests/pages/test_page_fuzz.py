@@ -111,6 +111,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "day": "date",
             "token": "invitation_token",
             "number": "round" if tournament else "hand",
+            "preset": "ruleset",
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"
     return world.names[kind]
@@ -127,7 +128,7 @@ PK_KINDS = (
 
 def random_values(parameter: str):
     """Values of the parameter's shape (so that the route resolves) but random."""
-    if parameter == "slug":
+    if parameter in ("slug", "preset"):
         return st.from_regex(r"[-a-zA-Z0-9_]{1,80}", fullmatch=True)
     if parameter == "day":
         return st.from_regex(r"\d{4}-\d{2}-\d{2}", fullmatch=True)

@@ -9,6 +9,7 @@ it. The rules the matrix spells out:
   anonymous visitor is sent to sign in (302), a login without the role is refused (403);
 - opening a table, entering a final result, correcting a hand: scorer and up;
 - an invitation link is the capability itself: anyone holding it may open it;
+- the hand calculator and the rules pages are everyone's: they show the engine, no club;
 - account pages: sign-in and sign-up send a signed-in visitor on (302), the password page
   wants a login (302 to sign in);
 - actions are POST only (a GET is 405); refused writes change nothing;
@@ -49,6 +50,8 @@ MEMBERS_CLUB = {
     "logout": POST_ONLY,
     "set-language": (302,) * 6,  # no POST: back where it came from
     "page-tiles": EVERYONE,
+    "page-rules": EVERYONE,
+    "page-rules-preset": EVERYONE,  # public: the rules are the engine's, no club's
     "page-club-new": SIGNED_IN,
     "page-club": (404, 404, 200, 200, 200, 200),
     "page-club-players": (404, 404, 200, 200, 200, 200),
@@ -162,6 +165,7 @@ def world(request):
         "page-tournament-print": ["private-cup", 1],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
+        "page-rules-preset": ["qq"],
     }
     return club, args
 
