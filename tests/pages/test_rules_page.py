@@ -181,11 +181,13 @@ PAGES = {
         "lines": ["2^(fan − 1)", "1 fan → 1 · 2 fan → 2 · 3 fan → 4 · 4 fan → 8", "No cap",
                   "roots already counted in it: 1"],
     },
+    # (天胡/地胡 rows are switched by tianhu_dihu in every preset, RULES §3.8)
     # chengdu (§3.2): multiples, cap 8; 清大对 ×8, 清七对 ×16, 天胡 the cap = ×8; the optional
     # 带幺 4 / 清带幺 16 / 将对 16 / 金钩钓 4 rows are off by default; each extra ×2
     "chengdu": {
         "patterns": {"qingdui": ["on", "×8", ""], "qingqidui": ["on", "×16", ""],
-                     "tianhu": ["on", "×8", ""], "daiyaojiu": ["off", "×4", "daiyaojiu off here"],
+                     "tianhu": ["on", "×8", "tianhu_dihu"],
+                     "daiyaojiu": ["off", "×4", "daiyaojiu off here"],
                      "qingyaojiu": ["off", "×16", "daiyaojiu off here"],
                      "jiangdui": ["off", "×16", "jiangdui off here"],
                      "jingoudiao": ["off", "×4", "jingoudiao off here"]},
@@ -196,7 +198,8 @@ PAGES = {
     },
     # additive (§3.3): points; 杠上花 +2, 抢杠 +1; 天胡 8; no cap
     "additive": {
-        "patterns": {"tianhu": ["on", "8 points", ""], "qingdui": ["on", "4 points", ""]},
+        "patterns": {"tianhu": ["on", "8 points", "tianhu_dihu"],
+                     "qingdui": ["on", "4 points", ""]},
         "extras": {"gangshanghua": ["on", "+2 points", ""], "qiangganghu": ["on", "+1 point", ""]},
         "lines": ["No cap"],
     },
@@ -204,7 +207,7 @@ PAGES = {
     # 金钩钓 +1 fan each, switched by their options (on here); 黄庄/连庄 doubling
     "xuezhan9": {
         "patterns": {"qidui": ["on", "4 fan", ""], "qingqidui": ["on", "7 fan", ""],
-                     "tianhu": ["on", "9 fan", ""]},
+                     "tianhu": ["on", "9 fan", "tianhu_dihu"]},
         "extras": {"haidi": ["on", "+1 fan", "haidi"], "jingoudiao": ["on", "+1 fan", "jingoudiao"],
                    "juezhang": ["off", "+1 fan", "juezhang off here"]},
         "lines": ["2^fan × the base", "0 fan → 1 · 1 fan → 2 · 2 fan → 4 · 3 fan → 8",
@@ -215,7 +218,9 @@ PAGES = {
     # = 8 a payer; every kong chain's income split between the winners; 花猪 is not ready
     "tfmj2024": {
         "patterns": {"pinghu": ["on", "0 fan", ""], "duiduihu": ["on", "1 fan", ""],
-                     "qingyise": ["on", "2 fan", ""], "qidui": ["on", "2 fan", ""]},
+                     "qingyise": ["on", "2 fan", ""], "qidui": ["on", "2 fan", ""],
+                     # 天胡/地胡 (§3.8 tianhu_dihu, off): a club that switches it on gets the cap
+                     "tianhu": ["off", "3 fan", "tianhu_dihu off here"]},
         "extras": {"gen": ["on", "+1 fan", ""], "gangshangpao": ["on", "+1 fan", ""]},
         "lines": ["Capped at 3 fan: a win is worth at most 8 to each payer at base 1",
                   "the income of the whole chain of kongs (杠上杠) goes to the winners",
@@ -225,7 +230,7 @@ PAGES = {
     # refunds the kong; 查叫 without kong roots; a false win 8 to each
     "sbr": {
         "patterns": {"duiduihu": ["on", "1 fan", ""], "qingdui": ["on", "3 fan", ""],
-                     "qingqidui": ["on", "4 fan", ""]},
+                     "qingqidui": ["on", "4 fan", ""], "tianhu": ["on", "3 fan", "tianhu_dihu"]},
         "extras": {"gen": ["on", "+1 fan", ""]},
         "lines": ["Capped at 3 fan: a win is worth at most 8 to each payer at base 1",
                   "the discarder returns his last kong’s income to those who paid it",
