@@ -10,7 +10,7 @@ PIP_INSTALL := $(PIP) install --disable-pip-version-check -q -c constraints.txt
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help venv install install-dev run test lint format bench constraints clean messages
+.PHONY: help venv install install-dev run test lint format bench load constraints clean messages
 
 help:
 	@echo "make run        install, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -18,6 +18,7 @@ help:
 	@echo "make lint       ruff check + ruff format --check + the import layers (lint-imports)"
 	@echo "make format     ruff format + ruff check --fix"
 	@echo "make bench      run every tests/bench/bench_*.py script"
+	@echo "make load       a minute of load on gunicorn + PostgreSQL + a worker, then checks"
 	@echo "make messages   collect the strings people read into pages/locale (then fill every msgstr)"
 	@echo "make constraints  re-resolve pyproject.toml ranges into constraints.txt"
 
@@ -67,6 +68,12 @@ bench: install-dev
 		echo "== $$script"; \
 		DJANGO_SETTINGS_MODULE=config.settings PYTHONPATH=. $(PY) "$$script" || exit $$?; \
 	done
+
+# A minute of scorers and readers against gunicorn, PostgreSQL (127.0.0.1:5432, a database
+# xuezhan_load of its own) and a Celery worker (Redis 127.0.0.1:6379/5); never part of make
+# test. LOAD_ARGS: e.g. "--seconds 20 --scorers 10" (python -m tests.load.run --help).
+load: install-dev
+	$(PY) -m tests.load.run $(LOAD_ARGS)
 
 # Re-resolve the ranges in pyproject.toml (newest compatible releases) into constraints.txt.
 constraints:

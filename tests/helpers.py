@@ -11,7 +11,6 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from rest_framework import serializers
@@ -33,8 +32,7 @@ from clubs.models import (
 )
 from core.models import IdempotentRequest
 from tests.clubs.factories import MembershipFactory, PlayerFactory
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.processes import MODE_VARIABLES, ROOT
 
 _names = itertools.count(1)
 
@@ -119,15 +117,6 @@ def assert_shape(data, field, path: str = "") -> None:
         assert not missing, f"{where} lacks {missing}"
         for name, value in data.items():
             assert_shape(value, fields[name], f"{path}.{name}" if path else name)
-
-
-# Settings a subprocess does not inherit from the suite's environment: it starts from the
-# defaults, plus what a test gives it.
-MODE_VARIABLES = {"DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT",
-                  "SECURE_HSTS_SECONDS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
-                  "THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_ENGINE", "CACHE_URL",
-                  # set by the browser tests' conftest for Playwright's thread, never deployed
-                  "DJANGO_ALLOW_ASYNC_UNSAFE"}  # fmt: skip
 
 
 def run_python(args, timeout: float = 120, **env_overrides) -> subprocess.CompletedProcess:

@@ -11,20 +11,15 @@ a missing service fails them: there they must run.
   own, with environment variables of the test's choosing; answers its base URL.
 * ``run_worker``: start ``celery -A config worker`` in a process of its own on the test
   database and a queue of the test's own.
+
+How those processes are started and stopped: ``tests/processes.py`` (the load run's too).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
-import socket
 import subprocess
-import sys
-import time
-import urllib.request
 import uuid
-from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -32,9 +27,18 @@ from django.conf import settings
 from django.db import connection
 
 from tests.core.test_celery_worker import non_eager_app, outbox_sweeper, worker  # noqa: F401
-from tests.helpers import MODE_VARIABLES, ROOT
-
-BIN = Path(sys.executable).parent
+from tests.processes import (
+    NotServing,
+    answers,
+    database_url,
+    free_port,
+    gunicorn_command,
+    project_env,
+    spawn,
+    stop,
+    wait_serving,
+    worker_command,
+)
 
 
 def unavailable(reason: str) -> None:
@@ -42,14 +46,6 @@ def unavailable(reason: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"CI is set but {reason}: the fault tests must run in CI")
     pytest.skip(reason)
-
-
-def answers(host: str, port: int) -> bool:
-    try:
-        socket.create_connection((host, port), timeout=2).close()
-    except OSError:
-        return False
-    return True
 
 
 @pytest.fixture
@@ -72,64 +68,6 @@ def broker_url() -> str:
     return url
 
 
-def database_url(db: dict, host: str | None = None, port: int | None = None) -> str:
-    """A ``DATABASE_URL`` for another process: the test database, maybe through a proxy."""
-    user = db["USER"] or "postgres"
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return (
-        f"postgres://{user}{password}@{host or db['HOST'] or '127.0.0.1'}:"
-        f"{port or db['PORT'] or 5432}/{db['NAME']}"
-    )
-
-
-def project_env(**overrides: str) -> dict[str, str]:
-    """The suite's environment minus its mode (as ``tests.helpers.run_python``), plus these."""
-    env = {k: v for k, v in os.environ.items() if k not in MODE_VARIABLES}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_ENV="test", PYTHONUNBUFFERED="1")
-    env.update(overrides)
-    return env
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def stop(process: subprocess.Popen, timeout: float = 15) -> None:
-    """Stop a process group started here (``start_new_session``): SIGTERM, and SIGKILL to
-    whatever is left of it after ``timeout``; returns once every process of it is gone (so
-    are their database sessions, soon after)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while group_alive(process.pid) and time.monotonic() < deadline:
-        process.poll()  # reaps the leader
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout)
-
-
-def spawn(args: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen:
-    """Start ``args`` in the project, in a process group of its own, its output to ``log``
-    (``process.log``)."""
-    with open(log, "w") as out:  # the child has its own copy
-        process = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    process.log = log
-    return process
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def http_server(tmp_path):
     """``start(workers=4, **env)`` runs gunicorn on the project (sync workers) and answers its
@@ -139,24 +77,15 @@ def http_server(tmp_path):
     def start(workers: int = 4, **env: str) -> str:
         port = free_port()
         process = spawn(
-            [str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(workers), "--timeout", "60", "--graceful-timeout", "5",
-             "--no-control-socket"],
-            tmp_path / f"gunicorn-{port}.log", project_env(**env),
-        )  # fmt: skip
+            gunicorn_command(port, workers), tmp_path / f"gunicorn-{port}.log", project_env(**env)
+        )
         started.append(process)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"gunicorn exited: {process.log.read_text()}")
-            try:
-                urllib.request.urlopen(f"{url}/api/v1/", timeout=2).close()
-                return url
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("gunicorn did not answer within 30 s")
-                time.sleep(0.1)
+        try:
+            wait_serving(f"{url}/api/v1/", process)
+        except NotServing as e:
+            pytest.fail(f"gunicorn: {e}")
+        return url
 
     yield start
     for process in started:
@@ -174,9 +103,7 @@ def run_worker(tmp_path, postgresql, broker_url):
     def start(**env: str) -> subprocess.Popen:
         name = f"fault{len(started)}-{queue}@%h"
         process = spawn(
-            [str(BIN / "celery"), "-A", "config", "worker", "--pool", "prefork",
-             "--concurrency", "1", "--queues", queue, "--hostname", name, "--loglevel", "INFO",
-             "--without-mingle", "--without-gossip", "--without-heartbeat"],
+            worker_command(name, queues=queue),
             tmp_path / f"worker-{len(started)}.log",
             project_env(DATABASE_URL=database_url(postgresql), CELERY_BROKER_URL=broker_url,
                         **env),

@@ -20,19 +20,19 @@ import time
 import pytest
 from django.db import connections
 
-from clubs.models import Player, Role, TableSession
+from clubs.models import Role, TableSession
 from clubs.services.sessions import session_close, session_create, session_result_enter
 from config.celery import app
 from core import outbox
 from core.models import OutboxMessage, TaskRecord
-from ratings.models import Rating, RatingChange, SessionLine, WinLine
+from ratings.models import Rating, RatingChange, SessionLine
 from ratings.services import club_recompute
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.clubs.records import PINGHU, SELFDRAW
 from tests.helpers import client_for, member_login
-from tournaments import selectors, services
+from tests.recompute import ratings_state, snapshot_standings, standings_from_scratch
+from tournaments import services
 from tournaments.models import StandingsSnapshot
-from tournaments.readmodels import standings_json
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,37 +78,6 @@ def tasks_in_process():
         yield
     finally:
         app.conf.task_always_eager, app.conf.task_eager_propagates = saved
-
-
-def ratings_state() -> dict[str, list[tuple]]:
-    """Every rating, history row and statistics line, to the last bit of each float."""
-    return {
-        "ratings": sorted(
-            Rating.objects.values_list(
-                "pool__club_id", "pool__tournament_id", "player_id", "mu", "sigma", "rating",
-                "sessions",
-            ),
-            key=repr,
-        ),
-        "changes": sorted(
-            RatingChange.objects.values_list(
-                "pool__tournament_id", "session_id", "player_id", "number", "place", "score",
-                "expected_place", "expected_probability", "mu_before", "sigma_before",
-                "mu_after", "sigma_after", "rating_before", "rating_after",
-            ),
-            key=repr,
-        ),
-        "lines": sorted(
-            SessionLine.objects.values_list(
-                "session_id", "player_id", "tournament_id", "score", "place", "tied", "hands",
-                "wins", "self_draws", "deal_ins", "win_total", "entered", "exchanged",
-            ),
-            key=repr,
-        ),
-        "wins": sorted(
-            WinLine.objects.values_list("session_id", "player_id", "hand_number", "amount")
-        ),
-    }  # fmt: skip
 
 
 def wait_until(condition, timeout: float = 30) -> bool:
@@ -231,10 +200,8 @@ def test_the_broker_down_during_an_evening(request, postgresql, non_eager_app, s
     # the standings: those of the results as they are
     snapshot = StandingsSnapshot.objects.filter(tournament=t).order_by("-version").first()
     t.refresh_from_db()
-    standings, complete, counted = selectors.standings_now(t)
-    names = dict(Player.objects.filter(entries__tournament=t).values_list("pk", "name"))
-    assert snapshot.rows == standings_json(standings, names)[1]
-    assert (snapshot.rounds_complete, snapshot.tables_counted) == (complete, counted) == (1, 2)
+    assert snapshot_standings(snapshot) == standings_from_scratch(t)
+    assert (snapshot.rounds_complete, snapshot.tables_counted) == (1, 2)
     assert (
         client_for().get(f"/api/v1/tournaments/{t.slug}/standings/").json()["tables_counted"] == 2
     )

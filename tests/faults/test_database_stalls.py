@@ -34,9 +34,9 @@ from clubs.models import Hand, HandRevision, Payment, Role
 from core.models import IdempotentRequest, OutboxMessage
 from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.clubs.records import PINGHU
-from tests.faults.conftest import database_url
 from tests.faults.proxy import Proxy
 from tests.helpers import member_login
+from tests.processes import database_url
 
 TABLES = 4
 HANDS = 12

@@ -1,0 +1,184 @@
+"""The load run's figures: requests per second, client and server times, errors, the machine.
+
+Client time is what a client waited for its answer (queueing for a free gunicorn worker
+included); server time is gunicorn's own measure of each request (``%(D)s`` in its access
+log, microseconds from the request read to the answer sent), matched to the load's requests by
+the ``X-Load`` tag each one carries. Writes are the POSTs, reads the GETs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from importlib.metadata import version
+from pathlib import Path
+
+from tests.load.clients import READ, WRITE, Results
+from tests.load.config import Config
+
+#: gunicorn's access log line: method, path, status, microseconds, the X-Load tag
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s %({x-load}i)s"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the access log."""
+
+    method: str
+    path: str
+    status: int
+    ms: float
+    tag: str  # "write:hand", "read:ranking-page"…; "-" for a request not of the load
+
+    @property
+    def kind(self) -> str:
+        return self.tag.split(":", 1)[0]
+
+    @property
+    def what(self) -> str:
+        return self.tag.split(":", 1)[-1].replace("-", " ")
+
+
+def access_lines(log: Path) -> list[Line]:
+    lines = []
+    for text in log.read_text().splitlines():
+        parts = text.split()
+        if len(parts) != 5 or not parts[2].isdigit() or not parts[3].isdigit():
+            continue
+        lines.append(Line(parts[0], parts[1], int(parts[2]), int(parts[3]) / 1000, parts[4]))
+    return lines
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest rank: the smallest value with at least ``p`` % of them at or below it."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def cpu_seconds(groups: dict[str, int]) -> dict[str, float]:
+    """CPU seconds used so far (Linux ``/proc``; empty elsewhere): by each process group
+    started here (label -> group id), by this process (the clients), by PostgreSQL (its
+    processes and those it has reaped: a connection's process lives one request), and by the
+    whole machine (``busy``: all but idle and I/O wait). Two of them apart are what a
+    stretch of time used."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    except OSError:
+        return {}
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
+    out = dict.fromkeys([*groups, "clients", "PostgreSQL"], 0.0)
+    out["busy"] = (user + nice + system + irq + softirq + steal) / tick
+    label = {pgid: name for name, pgid in groups.items()}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # gone meanwhile
+        comm = text[text.index("(") + 1 : text.rindex(")")]
+        rest = text[text.rindex(")") + 2 :].split()
+        pid, pgrp = int(stat.parent.name), int(rest[2])
+        own, reaped = (int(rest[11]) + int(rest[12])) / tick, (int(rest[13]) + int(rest[14])) / tick
+        if pgrp in label:
+            out[label[pgrp]] += own + reaped
+        elif pid == os.getpid():
+            out["clients"] += own
+        elif comm == "postgres":
+            out["PostgreSQL"] += own + reaped
+    return out
+
+
+def cpu_line(before: dict[str, float], after: dict[str, float], seconds: float) -> str:
+    """What each part took of the machine's CPU over ``seconds``; ``others``: the machine's
+    other work (another program's tests, say), which the figures then share the cores with."""
+    if not before or not after:
+        return "CPU: not measured (no /proc)"
+    used = {k: after[k] - before[k] for k in after}
+    busy = used.pop("busy")
+    used["others"] = max(0.0, busy - sum(used.values()))
+    cores = os.cpu_count() or 1
+    parts = ", ".join(f"{k} {v / seconds:.2f}" for k, v in used.items())
+    return f"CPU in cores, of {cores}: {parts}; idle {max(0.0, cores - busy / seconds):.2f}"
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine(config: Config, postgres_version: str) -> dict[str, str]:
+    return {
+        "cores": str(os.cpu_count()),
+        "CPU": cpu_model(),
+        "OS": f"{platform.system()} {platform.release()}",
+        "Python": sys.version.split()[0],
+        "PostgreSQL": postgres_version,
+        "Django": version("django"),
+        "gunicorn": f"{version('gunicorn')}, {config.gunicorn_workers} sync workers",
+        "Celery": f"{version('celery')}, 1 worker ({config.worker_concurrency} process), beat",
+    }
+
+
+def report(config: Config, results: Results, lines: list[Line], postgres_version: str,
+           cpu: str) -> str:  # fmt: skip
+    """The figures, as printed at the end of the run (and copied into the README)."""
+    seconds = results.finished - results.started
+    samples = results.samples
+    load = [line for line in lines if line.kind in (WRITE, READ)]
+    out = [
+        f"load: {config.scorers} scorers, {config.readers} readers, {config.seconds:g} s "
+        f"(pause {config.pause:g} s); {len(samples)} requests in {seconds:.1f} s = "
+        f"{len(samples) / seconds:.1f} requests/s"
+        + (f" ({len(load)} in the server's log)" if len(load) != len(samples) else ""),
+        "",
+        f"  {'':<22}{'requests':>9}{'per s':>8}   client p50    p99   server p50    p99",
+    ]
+    client: dict[str, list[float]] = defaultdict(list)
+    server: dict[str, list[float]] = defaultdict(list)
+    for s in samples:
+        client[s.kind].append(s.ms)
+        client[f"{s.kind}:{s.what}"].append(s.ms)
+    for line in load:
+        server[line.kind].append(line.ms)
+        server[f"{line.kind}:{line.what}"].append(line.ms)
+
+    def row(label: str, key: str) -> str:
+        c, v = client.get(key, []), server.get(key, [])
+        return (
+            f"  {label:<22}{len(c):>9}{len(c) / seconds:>8.1f}   {percentile(c, 50):>7.0f} ms"
+            f"{percentile(c, 99):>5.0f}   {percentile(v, 50):>7.1f} ms{percentile(v, 99):>6.1f}"
+        )
+
+    for kind in (WRITE, READ):
+        out.append(row(f"{kind}s", kind))
+        whats = sorted({s.what for s in samples if s.kind == kind})
+        out += [row(f"  {what}", f"{kind}:{what}") for what in whats]
+    errors = Counter(s.status for s in samples if not s.expected)
+    races = Counter(s.status for s in samples if s.what == "hand race")
+    out += [
+        "",
+        "errors by status: "
+        + (", ".join(f"{status or 'no answer'}: {n}" for status, n in sorted(errors.items()))
+           or "none"),
+        f"expected refusals: {races.get(409, 0)} × 409 hand_exists (the losers of "
+        f"{len(results.races)} races); retried with the same key: {results.retries}, "
+        f"sent twice at once: {results.doubles}",
+        "server log: "
+        + (", ".join(f"{status}: {n}" for status, n in sorted(Counter(
+            line.status for line in lines).items()))),
+        cpu,
+        "",
+        "machine: " + "; ".join(f"{k} {v}" for k, v in machine(config, postgres_version).items()),
+    ]  # fmt: skip
+    return "\n".join(out)
