@@ -33,7 +33,7 @@ class Config:
     #: the club's and the tournament's rules (the hands are made for them)
     preset: str = "chengdu"
     #: seconds the worker has, after the load, to finish what the writes asked of it
-    drain_seconds: float = 240
+    drain_seconds: float = 480
     #: seconds a client waits for an answer before it counts the request as unanswered
     client_timeout: float = 30
 

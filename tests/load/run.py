@@ -82,7 +82,7 @@ def server_env(config: Config) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="false",
         SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false", SECURE_HSTS_SECONDS="0",
         DATABASE_URL=config.database_url, CELERY_BROKER_URL=config.redis,
-        CACHE_URL=config.redis, LOG_LEVEL="INFO",
+        CACHE_URL=config.redis, LOG_LEVEL="INFO", DB_CONN_MAX_AGE="60",
     )  # fmt: skip
 
 
