@@ -78,6 +78,11 @@ ERROR_TEXT = {
     "kong_flower_without_kong": _("杠上花 needs the winner's own kong just before."),
     "kong_flower_not_self_draw": _("杠上花 is a self-drawn win."),
     "kong_discard_without_kong": _("杠上炮 needs the discarder's kong just before."),
+    "on_replacement_without_kong": _(
+        "杠上杠 needs the same player's kong just before: tick it on the kong he made with the "
+        "replacement tile of his kong before."
+    ),
+    "claim_in_void_suit": _("A player cannot pung or kong the suit he declared void (定缺)."),
     "heavenly_impossible": _("天胡 is the dealer's self-drawn win on his first tiles."),
     "earthly_impossible": _("地胡 is a non-dealer's win in the first go-round."),
     "earthly_with_melds": _("地胡 cannot have melds."),

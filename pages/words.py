@@ -27,6 +27,14 @@ from scoring.engine.settle.result import REASON_NAMES
 
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 KONG_REASONS = ("kong_concealed", "kong_direct", "kong_added")
+#: a kong declared on the replacement tile of the same player's kong right before it (RULES
+#: §4.4): a domain word of the record (``on_replacement``), the same in every ruleset
+ON_REPLACEMENT = Name("杠上杠", "Kong on a kong's replacement tile")
+#: what made a 退杠钱 (``kong_return``) payment, by the type of its event (RULES §4.4, §4.9)
+RETURNED_ON = {
+    "false_win": REASON_NAMES["false_win"],
+    "win": Name("杠上炮", "Win on the discard after a kong"),
+}
 
 
 def chinese() -> bool:
@@ -235,7 +243,12 @@ def detail_of(
         return text if reason == "win" else f"{reason_text(reason)}{_comma()}{text}"
     if reason in KONG_REASONS:
         tile = event.get("tile") if event else None
-        return f"{reason_text(reason)} {tile_text(tile)}" if tile else reason_text(reason)
+        text = f"{reason_text(reason)} {tile_text(tile)}" if tile else reason_text(reason)
+        if event and event.get("on_replacement"):
+            text += _comma() + name_text(ON_REPLACEMENT)
+        return text
+    if reason == "kong_return" and event and event.get("type") in RETURNED_ON:
+        return reason_text(reason) + _comma() + name_text(RETURNED_ON[event["type"]])
     if reason == "bettor":
         index = payment.get("mirrors")
         followed = ""
@@ -269,6 +282,45 @@ def _event(record: Mapping[str, Any] | None, index: Any) -> Mapping[str, Any] | 
         return None
     events = record.get("events") or []
     return events[index] if 0 <= index < len(events) else None
+
+
+def false_win_line(settlement: Mapping[str, Any], index: int, seat: int, label: str) -> str:
+    """A false win (诈胡, RULES §4.9) in words, with what it cost as the settlement paid it:
+    ``王姐：诈胡，付给每位未胡的玩家 8，退杠钱 6`` / ``王姐: 诈胡 (False win), pays 8 to each
+    player still in, gives back 6 of kong money``."""
+    payer = f"S{seat}"
+    paid = [
+        p
+        for p in settlement.get("payments") or []
+        if p.get("event") == index and p["payer"] == payer
+    ]
+    each = sorted({int(p["amount"]) for p in paid if p["reason"] == "false_win"})
+    what = name_text(REASON_NAMES["false_win"])
+    if len(each) == 1:
+        text = gettext("%(who)s: %(what)s, pays %(amount)s to each player still in") % {
+            "who": label, "what": what, "amount": each[0],
+        }  # fmt: skip
+    else:  # nobody else was still in (or amounts the pages cannot say as one)
+        text = gettext("%(who)s: %(what)s") % {"who": label, "what": what}
+    returned = sum(int(p["amount"]) for p in paid if p["reason"] == "kong_return")
+    if returned:
+        text += gettext(", gives back %(amount)s of kong money") % {"amount": returned}
+    return text
+
+
+def false_win_lines(
+    settlement: Mapping[str, Any],
+    record: Mapping[str, Any] | None,
+    labels: Mapping[int, str],
+) -> list[tuple[int, str]]:
+    """Each false win of a hand as (its event's index, :func:`false_win_line`)."""
+    out = []
+    for i, event in enumerate((record or {}).get("events") or []):
+        if isinstance(event, Mapping) and event.get("type") == "false_win":
+            seat = event.get("seat")
+            if isinstance(seat, int):
+                out.append((i, false_win_line(settlement, i, seat, labels.get(seat, f"S{seat}"))))
+    return out
 
 
 def sentence(payer: str, payee: str, amount: int, detail: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from zoneinfo import available_timezones
 
 from django import forms
@@ -12,7 +13,9 @@ from django.utils.translation import pgettext_lazy
 
 from clubs.limits import BASE
 from clubs.pinyin import pinyin_keys, pinyin_words
+from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
+from scoring.engine import PRESETS
 
 #: slugs a club may not take: the pages' own words under /clubs/
 RESERVED_SLUGS = frozenset({"new"})
@@ -32,7 +35,13 @@ def _time_zones() -> list[tuple[str, str]]:
     return [(z, z) for z in sorted(available_timezones()) if "/" in z and not z.startswith("Etc")]
 
 
-class ClubForm(forms.Form):
+def preset_rules() -> dict[str, tuple[str, dict, Any]]:
+    """Each preset as a rules choice of :class:`RulesOptionsMixin`: its name, no options, its
+    own option values."""
+    return {name: (name, {}, preset.defaults) for name, preset in PRESETS.items()}
+
+
+class ClubForm(RulesOptionsMixin, forms.Form):
     name = forms.CharField(label=_("Club name"), max_length=120)
     slug = forms.SlugField(
         label=_("Address"),
@@ -76,16 +85,46 @@ class ClubForm(forms.Form):
         self.presets = preset_choices()
         self.fields["ruleset"].choices = [(p.name, p.title) for p in self.presets]
         self.fields["time_zone"].choices = _time_zones()
+        self.rule_choices = preset_rules()
+        self.add_option_fields()
 
     def ruleset_radios(self):
         """Each preset's radio button with the preset it chooses."""
         return list(zip(self["ruleset"], self.presets, strict=True))
+
+    def clean(self):
+        data = super().clean()
+        self.clean_options(data)
+        return data
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug", "")
         if slug in RESERVED_SLUGS:
             raise ValidationError(_("This address is reserved; choose another."), code="reserved")
         return slug
+
+
+class ClubRulesForm(RulesOptionsMixin, forms.Form):
+    """A club's rules, changed by an organiser: a preset and some of its options. The club's
+    own preset starts from the options the club plays (``club_options``,
+    :func:`pages.clubs.options.snapshot_options`), every other preset from its own."""
+
+    ruleset = forms.ChoiceField(label=_("Rules"), widget=forms.RadioSelect)
+
+    def __init__(self, *args, club_options, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.presets = preset_choices()
+        self.fields["ruleset"].choices = [(p.name, p.title) for p in self.presets]
+        self.rule_choices = {**preset_rules(), club_options[0]: club_options}
+        self.add_option_fields()
+
+    def ruleset_radios(self):
+        return list(zip(self["ruleset"], self.presets, strict=True))
+
+    def clean(self):
+        data = super().clean()
+        self.clean_options(data)
+        return data
 
 
 class PlayerForm(forms.Form):
@@ -119,11 +158,13 @@ def search_keys(name: str) -> str:
     return " ".join(dict.fromkeys(["".join(name.split()).lower(), *fulls, *initials]))
 
 
-class TableForm(forms.Form):
-    """Four players in seat order, base, mode, rules and up to ``BETTOR_ROWS`` 叫马 bettors.
+class TableForm(RulesOptionsMixin, forms.Form):
+    """Four players in seat order, base, mode, rules (the club's, or a preset; some options
+    changed) and up to ``BETTOR_ROWS`` 叫马 bettors.
 
-    ``players``: the club's memberships (``clubs.selectors.club_players``); ``default_mode``:
-    the club ruleset's own mode."""
+    ``players``: the club's memberships (``clubs.selectors.club_players``); ``club_rules``: the
+    club's rules as a choice (``snapshot_choice``); ``club_options``: its preset, its spec's
+    options and its option values, which the options start from when they are chosen."""
 
     base = forms.IntegerField(label=_("Base stake (底)"), min_value=BASE["min_value"],
                               max_value=BASE["max_value"])  # fmt: skip
@@ -137,7 +178,7 @@ class TableForm(forms.Form):
     )
     ruleset = forms.ChoiceField(label=_("Rules"), required=False, widget=forms.RadioSelect)
 
-    def __init__(self, *args, players, club_rules, **kwargs) -> None:
+    def __init__(self, *args, players, club_rules, club_options, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.members = {str(m.player_id): m for m in players}
         self.presets = preset_choices()
@@ -160,6 +201,8 @@ class TableForm(forms.Form):
             self.fields[f"bettor_guest_{i}"] = forms.CharField(
                 label=_("or a guest's name"), max_length=80, required=False
             )
+        self.rule_choices = {"": club_options, **preset_rules()}
+        self.add_option_fields()
 
     def ruleset_radios(self):
         """The club's own rules first, then each preset: each radio with what it chooses."""
@@ -182,6 +225,7 @@ class TableForm(forms.Form):
                         _("A bettor is a club player or a guest, not both."), code="both"
                     ),  # fmt: skip
                 )
+        self.clean_options(data)
         return data
 
     def players(self):

@@ -9,6 +9,7 @@ urlpatterns = [
     path("clubs/new/", views.club_new, name="page-club-new"),
     path("clubs/<slug:slug>/", views.club_page, name="page-club"),
     path("clubs/<slug:slug>/players/", views.players, name="page-club-players"),
+    path("clubs/<slug:slug>/rules/change/", views.club_rules, name="page-club-rules"),
     path("clubs/<slug:slug>/tables/new/", views.table_new, name="page-table-new"),
     path("clubs/<slug:slug>/import/", importing.club_import, name="page-club-import"),
     re_path(

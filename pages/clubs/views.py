@@ -25,8 +25,10 @@ from clubs.services import sessions as session_services
 from core.errors import Conflict, Invalid
 from core.http import service_error_items
 from pages.base import ERROR_TEXT, club_for, day_or_404, require_role
-from pages.clubs.forms import ClubForm, PlayerForm, TableForm, slug_from_name
+from pages.clubs.forms import ClubForm, ClubRulesForm, PlayerForm, TableForm, slug_from_name
+from pages.clubs.options import snapshot_options
 from pages.clubs.rulesets import snapshot_choice
+from scoring.services import same_rules
 from tournaments import selectors as tournament_selectors
 
 #: sessions the club page lists under "recent"
@@ -67,7 +69,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
                 slug=slug,
                 user=request.user,
                 visibility=data["visibility"],
-                ruleset=data["ruleset"],
+                ruleset=form.ruleset_spec,
                 base=data["base"],
                 time_zone=data["time_zone"],
                 unit_label=data["unit_label"],
@@ -78,6 +80,34 @@ def club_new(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("The club %(name)s is open.") % {"name": club.name})
             return redirect("page-club", slug=club.slug)
     return render(request, "pages/clubs/club_new.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def club_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """Change the club's rules (an organiser): the preset and some of its options. New tables
+    play them; a table already open, and every hand recorded, keeps the rules it had."""
+    club = club_for(request.user, slug)
+    require_role(request.user, club, Role.ORGANISER)
+    options = snapshot_options(club.ruleset)
+    form = ClubRulesForm(
+        request.POST or None, initial={"ruleset": club.ruleset.preset}, club_options=options
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            if same_rules(form.ruleset_spec, club.ruleset):
+                messages.info(request, _("The club's rules are unchanged."))
+            else:
+                club_services.club_update(club=club, ruleset=form.ruleset_spec)
+                messages.success(request, _(
+                    "The club's rules are changed: new tables play them; tables already open "
+                    "keep theirs."
+                ))  # fmt: skip
+        except (Conflict, Invalid) as e:
+            apply_problems(form, e, lambda path: None)
+        else:
+            return redirect("page-club", slug=club.slug)
+    context = {"club": club, "form": form, "rules": snapshot_choice(club.ruleset)}
+    return render(request, "pages/clubs/club_rules.html", context)
 
 
 def _role(request: HttpRequest, club) -> str | None:
@@ -107,6 +137,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "rules": snapshot_choice(club.ruleset),
         "can_open": selectors.has_role(request.user, club, Role.SCORER),
         "can_add_players": selectors.has_role(request.user, club, Role.ORGANISER),
+        "can_change_rules": selectors.has_role(request.user, club, Role.ORGANISER),
         "tournaments": tournament_selectors.tournaments_listed(request.user, club),
     }
     return render(request, "pages/clubs/club.html", context)
@@ -150,7 +181,10 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
         "mode": club.ruleset.description.get("options", {}).get("mode", "xuezhan"),
         "ruleset": "",
     }
-    form = TableForm(request.POST or None, initial=initial, players=members, club_rules=rules)
+    form = TableForm(
+        request.POST or None, initial=initial, players=members, club_rules=rules,
+        club_options=snapshot_options(club.ruleset),
+    )  # fmt: skip
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         bettors, rows = form.bettors()
@@ -171,7 +205,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
                 players=form.players(),
                 user=request.user,
                 bettors=bettors,
-                ruleset=data["ruleset"] or None,
+                ruleset=form.ruleset_spec,
                 base=data["base"],
                 mode=data["mode"],
             )

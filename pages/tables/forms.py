@@ -4,13 +4,16 @@ The form is flat (one POST, usable without JavaScript): the dealer; up to three 
 order they won, each declared (pattern, roots, extras; the winning tile if known, RULES §6) or
 shown (his tiles without the winning tile, and the winning tile; typed as the whole hand, the
 last tile is the winning one, as the tile picker reads it); kongs as taps placed
-after the winner they followed; the players still in at a draw (流局); the 叫马 tiles (tapped
-as a rank and a suit, or typed). Field names (``w1_seat``, ``k2_kind``, ``d3_state`` …) are
-stable: a tile picker fills the ``…_tiles`` inputs by name.
+after the winner they followed (a later one may be 杠上杠, on the replacement tile of the
+kong before it); false wins (诈胡) placed the same way; the players still in at a draw (流局);
+the 叫马 tiles (tapped as a rank and a suit, or typed). Field names (``w1_seat``, ``k2_kind``,
+``f1_seat``, ``d3_state`` …) are stable: a tile picker fills the ``…_tiles`` inputs by name.
 
-:func:`record_from_form` builds the hand record the services take (RULES §4–§6) and says what
-the form itself cannot read; the engine checks the rest. :func:`form_from_record` is its
-inverse, to correct a stored hand in the same form.
+:func:`read_hand_form` builds the hand record the services take (RULES §4–§6), says what the
+form itself cannot read, and where each part of the record came from (so the engine's refusal
+of ``events[2].on_replacement`` is shown beside kong 2's 杠上杠 box: :func:`field_of`); the
+engine checks the rest. :func:`record_from_form` is the record and the problems alone;
+:func:`form_from_record` is its inverse, to correct a stored hand in the same form.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pages.base import whole_number
 
 WINNERS = 3  # 血战: at most three winners a hand
 KONGS = 4  # kong taps the form offers (the JSON API takes more)
+FALSE_WINS = 2  # false-win (诈胡) rows: a rare event, twice in a hand at most on the form
 SEATS = range(4)
 ROOTS = range(5)
 KONG_KINDS = ("concealed", "direct", "added")
@@ -42,6 +46,41 @@ class FormProblem(NamedTuple):
 
     field: str
     message: str
+
+
+class HandForm(NamedTuple):
+    """A filled-in hand form read: the record, what the form could not read, and ``places``:
+    each part of the record (``events[2]``, ``events[1].winners[0]``, ``draw.hands.3``,
+    ``bettors[0]``) with the prefix of the form row it came from (``k2_``, ``w1_`` …)."""
+
+    record: dict[str, Any]
+    problems: list[FormProblem]
+    places: dict[str, str]
+
+
+#: the part of a record path that names a field of a row (``events[2].on_replacement`` →
+#: ``k2_on_replacement``); any other part is the row as a whole
+_PATH_FIELDS = {
+    "seat": "seat", "kind": "kind", "tile": "tile", "from": "from", "situation": "situation",
+    "on_replacement": "on_replacement", "concealed": "tiles", "melds": "pungs",
+    "declared": "pattern", "wait": "pattern",
+}  # fmt: skip
+_PATH_PART = re.compile(r"^[.]?([a-z_]+)")
+
+
+def field_of(places: dict[str, str], path: str) -> str | None:
+    """The form field a record path names (``events[2].on_replacement`` → ``k2_on_replacement``,
+    ``events[3].winners[1].concealed`` → ``w2_tiles``), the row's prefix when the path names
+    no field of it, or None when no row of the form holds it."""
+    best = ""
+    for key in places:
+        if len(key) > len(best) and (path == key or path.startswith((key + ".", key + "["))):
+            best = key
+    if not best:
+        return None
+    prefix = places[best]
+    part = _PATH_PART.match(path[len(best) :])
+    return prefix + _PATH_FIELDS.get(part.group(1), "") if part else prefix
 
 
 def _one(data: Mapping, key: str) -> str:
@@ -125,6 +164,41 @@ def _kong_melds(kongs: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
     ]
 
 
+def _due(pending: list[tuple[int, int, dict]], until: int) -> list[tuple[int, int, dict]]:
+    """The rows of ``pending`` (sorted by their "after") that come before the win which has
+    ``until`` winners before it, taken off ``pending``."""
+    out = []
+    while pending and pending[0][0] <= until:
+        out.append(pending.pop(0))
+    return out
+
+
+#: a win that needs the kong right before it: 杠上花 (the winner's), 杠上炮 (the discarder's),
+#: 抢杠 (the robbed kong is cancelled only when it is the event just before, RULES §4.5)
+_AFTER_A_KONG = frozenset(("kong_flower", "kong_discard", "robbing_kong"))
+
+
+def _in_order(kongs: list, fouls: list, win: dict[str, Any] | None) -> list:
+    """The kongs and false wins entered with the same "When", in the order they go into the
+    record: the kongs first, so a player's false win comes after his kongs there and returns
+    their money (RULES §4.9) — except the kongs a 杠上花, 杠上炮 or 抢杠 win was made on, with
+    their 杠上杠 chain, which stay right before that win: nothing is declared between a kong
+    and what is done with its replacement tile."""
+    if not fouls or not kongs or win is None or not _AFTER_A_KONG & set(win["situation"]):
+        return kongs + fouls
+    tail = 1
+    while tail < len(kongs) and kongs[-tail][1].get("on_replacement"):
+        tail += 1
+    return kongs[:-tail] + fouls + kongs[-tail:]
+
+
+def read_hand_form(data: Mapping, *, bettors: list[str] = ()) -> HandForm:
+    """:func:`record_from_form`'s record and problems, with where each part of the record came
+    from on the form (:class:`HandForm`)."""
+    record, problems, places = _read(data, bettors)
+    return HandForm(record, problems, places)
+
+
 def record_from_form(
     data: Mapping, *, bettors: list[str] = ()
 ) -> tuple[dict[str, Any], list[FormProblem]]:
@@ -134,6 +208,14 @@ def record_from_form(
     session's 叫马 bettors' names, in the order their tile fields are numbered (``b0_tile`` …).
     The record has ``number`` when the form carried one, and ``dealer`` when one was chosen
     (otherwise the service takes the previous hand's next dealer, or asks)."""
+    record, problems, _places = _read(data, bettors)
+    return record, problems
+
+
+def _read(
+    data: Mapping, bettors: list[str]
+) -> tuple[dict[str, Any], list[FormProblem], dict[str, str]]:
+    """The record, the problems and the places (:class:`HandForm`) of a filled-in form."""
     problems: list[FormProblem] = []
     record: dict[str, Any] = {}
     number = whole_number(_one(data, "number"))
@@ -163,10 +245,24 @@ def record_from_form(
             if discarder is None:
                 message = _("Say whose discard was konged.")
                 problems.append(FormProblem(f"k{j}_from", str(message)))
+        if _one(data, f"k{j}_on_replacement"):  # 杠上杠 (RULES §4.4): the engine checks it
+            event["on_replacement"] = True
         after = _int(_one(data, f"k{j}_after"), range(WINNERS + 1)) or 0
         kongs.append((after, j, event))
     kongs.sort(key=lambda k: (k[0], k[1]))
     kong_events = [k[2] for k in kongs]
+
+    # (winners before it, row, event): a false win (诈胡, RULES §4.9) placed like a kong
+    false_wins: list[tuple[int, int, dict[str, Any]]] = []
+    for n in range(1, FALSE_WINS + 1):
+        seat = _seat(_one(data, f"f{n}_seat"))
+        after = _int(_one(data, f"f{n}_after"), range(WINNERS + 1)) or 0
+        if seat is None:
+            if after:
+                message = _("Say who declared the false win.")
+                problems.append(FormProblem(f"f{n}_seat", str(message)))
+            continue
+        false_wins.append((after, n, {"type": "false_win", "seat": seat}))
 
     winners: list[tuple[int, dict[str, Any]]] = []  # (row, winner)
     wins: list[dict[str, Any]] = []  # win events in order
@@ -221,16 +317,32 @@ def record_from_form(
         if not win["tile"]:
             del win["tile"]  # a declared win: the winning tile was not written down
 
-    # kongs go after the win event holding the winner row they follow
+    # kongs and false wins go after the win event holding the winner row they follow
     events: list[dict[str, Any]] = []
-    pending = list(kongs)
+    places: dict[str, str] = {}
+
+    def add(event: dict[str, Any], prefix: str) -> None:
+        places[f"events[{len(events)}]"] = prefix
+        events.append(event)
+
+    pending_kongs, pending_fouls = list(kongs), sorted(false_wins)
     ordinal = 0  # winners before this win event
-    for win in wins:
-        while pending and pending[0][0] <= ordinal:
-            events.append(pending.pop(0)[2])
+    rows = iter(winners)
+    for win in [*wins, None]:  # None: what came after the last win
+        until = WINNERS if win is None else ordinal
+        slot = [(f"k{j}_", e) for _, j, e in _due(pending_kongs, until)]
+        fouls = [(f"f{n}_", e) for _, n, e in _due(pending_fouls, until)]
+        for prefix, event in _in_order(slot, fouls, win):
+            add(event, prefix)
+        if win is None:
+            break
+        index = len(events)
+        for j, _winner in enumerate(win["winners"]):
+            row = next(rows)[0]
+            places.setdefault(f"events[{index}]", f"w{row}_")
+            places[f"events[{index}].winners[{j}]"] = f"w{row}_"
         events.append(win)
         ordinal += len(win["winners"])
-    events += [k[2] for k in pending]
     record["events"] = events
 
     won = {w["seat"] for _, w in winners}
@@ -263,18 +375,21 @@ def record_from_form(
             continue
         hands[str(s)] = hand
     record["draw"] = {"hands": hands} if hands else None
+    for s in SEATS:  # a seat the engine misses at the draw is named too (draw_hand_missing)
+        places[f"draw.hands.{s}"] = f"d{s}_"
 
     horses = []
     for n, name in enumerate(bettors):
         tile = _one(data, f"b{n}_tile") or _chip_tile(data, f"b{n}_")  # typed, or tapped
         if tile:
+            places[f"bettors[{len(horses)}]"] = f"b{n}_"
             horses.append({"name": name, "tile": tile})
     if horses:
         record["bettors"] = horses
     if not winners and not hands and not problems:
         message = _("Enter a winner, or the players still in at a draw.")
         problems.append(FormProblem("w1_seat", str(message)))
-    return record, problems
+    return record, problems, places
 
 
 def _melds_text(melds: list[dict[str, Any]]) -> str:
@@ -288,7 +403,7 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
     if record.get("dealer") is not None:
         out["dealer"] = str(record["dealer"])
     row = 0
-    k = 0
+    k = f = 0
     for event in record.get("events") or ():
         if event.get("type") == "kong" and k < KONGS:
             k += 1
@@ -299,7 +414,13 @@ def form_from_record(record: Mapping[str, Any], *, bettors: list[str] = ()) -> d
                 out[f"k{k}_tile"] = event.get("tile", "")
             if event.get("from") is not None:
                 out[f"k{k}_from"] = str(event["from"])
+            if event.get("on_replacement"):
+                out[f"k{k}_on_replacement"] = "1"
             out[f"k{k}_after"] = str(row)
+        elif event.get("type") == "false_win" and f < FALSE_WINS:
+            f += 1
+            out[f"f{f}_seat"] = str(event.get("seat", ""))
+            out[f"f{f}_after"] = str(row)
         elif event.get("type") == "win":
             for j, winner in enumerate(event.get("winners") or ()):
                 if row >= WINNERS:

@@ -30,13 +30,14 @@ from clubs.permissions import authorize
 from clubs.services import hands as hand_services
 from clubs.services import sessions as session_services
 from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
+from core.http import service_error_items
 from core.names import Name
 from pages import charts
-from pages.base import error_messages, whole_number
+from pages.base import ERROR_TEXT, error_messages, whole_number
 from pages.tables import forms
 from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
-from pages.words import chinese, roots_text, unit_amount, words_of_view
+from pages.words import chinese, false_win_lines, roots_text, unit_amount, words_of_view
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
@@ -55,6 +56,9 @@ RECORD_FIELDS = {
     "declared_void": gettext_lazy("the void suits"),
     "number": gettext_lazy("the hand's number"),
 }
+#: what a stored record may hold (recorded through the API) that the hand form does not show:
+#: the void suits (定缺) and xuezhan9's session doubling (RULES §3.4); a correction keeps them
+NOT_ON_THE_FORM = ("declared_void", "session")
 KONG_KINDS = {
     "concealed": gettext_lazy("Concealed"),
     "direct": gettext_lazy("On a discard"),
@@ -152,7 +156,13 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
     menu = selectors.declaration_menu(session.ruleset)
     unit = menu.unit
     seats = [(str(s.number), WINDS[s.number], s.player.name) for s in sheet.seats]
-    wrong = {p.field: p.message for p in problems}
+    wrong = [(p.field, p.message) for p in problems]  # (a field may have several)
+
+    def problems_of(prefix: str, *, but: str = "") -> list[str]:
+        """The messages of a row (``prefix``), but those of its field ``but``."""
+        return list(dict.fromkeys(
+            m for f, m in wrong if f.startswith(prefix) and not (but and f == prefix + but)
+        ))  # fmt: skip
 
     def item(name: Name, code: str, value: str = "") -> dict:
         return {"code": code, "name": words(name), "value": value}
@@ -197,7 +207,7 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             ),
             "tile_chips": tile(p),
             "tiles": v(p + "tiles"), "pungs": v(p + "pungs"), "tile": v(p + "tile"),
-            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+            "problems": problems_of(p),
         }  # fmt: skip
         row["open"] = i == 1 or _holds(values, p) or bool(row["problems"])
         row["shown"] = bool(row["tiles"] or row["pungs"] or row["tile"])
@@ -221,9 +231,22 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "from_chips": chips(p + "from", people, v(p + "from")),
             "tile_chips": tile(p),
             "after_select": select(p + "after", after_choices, v(p + "after", "0")),
-            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+            # 杠上杠: a kong's previous kong is another row of the form (kong 1 has none)
+            "on_replacement": v(p + "on_replacement") if j > 1 else None,
+            "problems": problems_of(p, but="on_replacement"),
+            "replacement_problems": problems_of(p + "on_replacement"),
         })  # fmt: skip
-        kongs[-1]["open"] = _holds(values, p) or bool(kongs[-1]["problems"])
+        kongs[-1]["open"] = _holds(values, p) or bool(problems_of(p))
+    false_wins = []
+    for n in range(1, forms.FALSE_WINS + 1):
+        p = f"f{n}_"
+        false_wins.append({
+            "n": n, "p": p, "title": _("False win %(n)s") % {"n": n},
+            "seat_chips": chips(p + "seat", people, v(p + "seat")),
+            "after_select": select(p + "after", after_choices, v(p + "after", "0")),
+            "problems": problems_of(p),
+        })  # fmt: skip
+        false_wins[-1]["open"] = _holds(values, p) or bool(false_wins[-1]["problems"])
     states = [("", "—", ""), *((d.code, words(d.name), "") for d in menu.draw)]
     draw = []
     for s in sheet.seats:
@@ -235,13 +258,14 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
             "pattern_select": select(p + "pattern", wait_choices, v(p + "pattern")),
             "roots_select": select(p + "roots", root_choices, v(p + "roots", "0")),
             "pungs": v(p + "pungs"),
-            "problems": [m for f, m in wrong.items() if f.startswith(p)],
+            "problems": problems_of(p),
         })  # fmt: skip
     bettors = [
         {"name": b.name, "p": f"b{n}_", "field": f"b{n}_tile", "tile": v(f"b{n}_tile"),
-         "tile_chips": tile(f"b{n}_")}
+         "tile_chips": tile(f"b{n}_"), "problems": problems_of(f"b{n}_")}
         for n, b in enumerate(sheet.bettors)
     ]  # fmt: skip
+    rows = tuple(r["p"] for r in (*winners, *kongs, *false_wins, *draw, *bettors))
     dealer = v("dealer")
     if not dealer and sheet.next_dealer is not None:
         dealer = str(sheet.next_dealer)
@@ -266,9 +290,14 @@ def _form_context(sheet: selectors.TableSheet, values: dict[str, Any], problems)
         "draw": draw,
         "draw_open": any(_holds(values, d["p"]) or d["problems"] for d in draw),
         "kongs_open": any(k["open"] for k in kongs),
+        "false_wins": false_wins,
+        "false_wins_open": any(f["open"] for f in false_wins),
         "bettor_tiles": bettors,
         "after_choices": after_choices,
-        "general_problems": [m for f, m in wrong.items() if f in ("w1_seat",)],
+        # what no row shows (the dealer …), and the empty form's "enter a winner"
+        "general_problems": list(
+            dict.fromkeys(m for f, m in wrong if f == "w1_seat" or not f.startswith(rows))
+        ),  # fmt: skip
     }
 
 
@@ -276,6 +305,24 @@ def _after_words(a: int) -> str:
     if a == 0:
         return _("before the first win")
     return _("after winner %(n)s") % {"n": a}
+
+
+def placed_errors(exc: ServiceError, places: dict[str, str]) -> tuple[list, list[str]]:
+    """A refusal of a hand the form built, in words: each problem whose path names a row of
+    the form (``places``, :func:`pages.tables.forms.field_of`) beside that row's field, the
+    rest as lines above the form — and then a line saying where to look, for a phone whose
+    screen shows the top of the form only."""
+    problems, errors = [], []
+    for item in service_error_items(exc):
+        text = str(ERROR_TEXT.get(item["code"], item["message"]))
+        field = forms.field_of(places, item["path"])
+        if field is None:
+            errors.append(text)
+        else:
+            problems.append(forms.FormProblem(field, text))
+    if problems and not errors:
+        errors.append(_("The hand was not saved: see the marked parts of the form below."))
+    return problems, errors
 
 
 # --- the sheet's words ----------------------------------------------------------------------
@@ -289,10 +336,24 @@ def _names(sheet: selectors.TableSheet) -> tuple[dict[int, str], dict[str, str]]
 
 
 def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[str]:
-    """A hand's wins, a phrase each: 小李：清一色 1根，自摸 / Li: Pure one suit + 1 root,
-    from Zhang; and the draw, when the wall ran out."""
+    """A hand's wins and false wins (诈胡), a phrase each, in the order they happened: 小李：
+    清一色 1根，自摸 / Li: Pure one suit + 1 root, from Zhang; 王姐：诈胡，付给每位未胡的玩家 8;
+    and the draw, when the wall ran out."""
     if names is None:
         names, menu = _names(sheet)
+    settlement = row.hand.settlement or {}
+    fouls = false_win_lines(settlement, row.hand.record, names)
+    events = [w.get("event") for w in settlement.get("wins") or ()]
+    lines: list[tuple[int, str]] = []
+    for at, text in zip(events, _wins_said(row, names, menu), strict=False):
+        lines.append((at if isinstance(at, int) else -1, text))
+    out = [text for _, text in sorted(lines + fouls, key=lambda line: line[0])]
+    if row.drawn:
+        out.append(_("Draw: the wall ran out"))
+    return out
+
+
+def _wins_said(row: selectors.SheetRow, names, menu) -> list[str]:
     out = []
     for w in row.wins:
         what = menu.get(w.pattern) or w.pattern
@@ -306,8 +367,6 @@ def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[st
                 _("%(winner)s: %(what)s, from %(name)s")
                 % {"winner": winner, "what": what, "name": names.get(w.from_)}
             )
-    if row.drawn:
-        out.append(_("Draw: the wall ran out"))
     return out
 
 
@@ -417,7 +476,7 @@ def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
     if request.method != "POST":
         return _page(request, session)
     names = [b.name for b in session.bettors.all()]
-    record, problems = forms.record_from_form(request.POST, bettors=names)
+    record, problems, places = forms.read_hand_form(request.POST, bettors=names)
     values = _values(request.POST)
     if problems:
         return _page(request, session, values=values, problems=problems, status=400)
@@ -429,7 +488,9 @@ def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
         if e.code == "hand_exists" and number and _same_hand(session, number, record):
             messages.info(request, _("This hand was already saved."))
             return redirect(f"{url}?saved={number}#saved")
-        return _page(request, session, values=values, errors=error_messages(e), status=400)
+        problems, errors = placed_errors(e, places)
+        return _page(request, session, values=values, problems=problems, errors=errors,
+                     status=400)  # fmt: skip
     messages.success(request, _("Hand %(n)s saved.") % {"n": view.hand.number})
     return redirect(f"{url}?saved={view.hand.number}#saved")
 
@@ -485,9 +546,12 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
     errors, problems = [], []
     if request.method == "POST":
         values = _values(request.POST)
-        record, problems = forms.record_from_form(request.POST, bettors=names)
+        record, problems, places = forms.read_hand_form(request.POST, bettors=names)
         record.pop("number", None)
         record.setdefault("dealer", hand.dealer)
+        for key in NOT_ON_THE_FORM:  # kept as stored: the form cannot say them
+            if key in hand.record:
+                record.setdefault(key, hand.record[key])
         reason = request.POST.get("reason", "")
         revision = request.POST.get("revision", "")
         if not problems and revision != str(hand.revision):
@@ -500,7 +564,7 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
                     hand=hand, data=record, user=request.user, reason=reason, reason_required=True
                 )
             except ServiceError as e:
-                errors = error_messages(e)
+                problems, errors = placed_errors(e, places)
             else:
                 messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
                 return redirect("page-hand", pk=session.pk, number=number)

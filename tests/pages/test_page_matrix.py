@@ -7,7 +7,8 @@ it. The rules the matrix spells out:
   404 to an anonymous visitor and to an outsider: for them it does not exist;
 - a public club's pages are open to everyone, its forms to the role that may use them; an
   anonymous visitor is sent to sign in (302), a login without the role is refused (403);
-- opening a table, entering a final result, correcting a hand: scorer and up;
+- opening a table, entering a final result, correcting a hand: scorer and up; changing the
+  club's rules, importing a spreadsheet: organiser and up;
 - an invitation link is the capability itself: anyone holding it may open it;
 - the hand calculator and the rules pages are everyone's: they show the engine, no club;
 - account pages: sign-in and sign-up send a signed-in visitor on (302), the password page
@@ -61,6 +62,7 @@ MEMBERS_CLUB = {
     "page-player-card": (404, 404, 200, 200, 200, 200),
     "page-table-new": (404, 404, 403, 200, 200, 200),
     "page-club-import": (404, 404, 403, 403, 200, 200),
+    "page-club-rules": (404, 404, 403, 403, 200, 200),
     "page-session": (404, 404, 200, 200, 200, 200),
     "page-session-result": (404, 404, 403, 200, 200, 200),
     "page-hand": (404, 404, 200, 200, 200, 200),
@@ -86,6 +88,7 @@ PUBLIC_CLUB = {
     "page-player-card": EVERYONE,
     "page-table-new": (302, 403, 403, 200, 200, 200),
     "page-club-import": (302, 403, 403, 403, 200, 200),
+    "page-club-rules": (302, 403, 403, 403, 200, 200),
     "page-session": EVERYONE,
     "page-session-result": (302, 403, 403, 200, 200, 200),
     "page-hand": EVERYONE,
@@ -145,6 +148,7 @@ def world(request):
         "page-club-members": [club.slug],
         "page-table-new": [club.slug],
         "page-club-import": [club.slug],
+        "page-club-rules": [club.slug],
         "page-club-evening": [club.slug, session.started_at.date().isoformat()],
         "page-club-evening-card": [club.slug, session.started_at.date().isoformat()],
         "page-player-card": [member.pk],

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from django.http import QueryDict
 
-from pages.tables.forms import form_from_record, record_from_form, split_winning_tile
+from pages.tables.forms import (
+    field_of,
+    form_from_record,
+    read_hand_form,
+    record_from_form,
+    split_winning_tile,
+)
 
 
 def post(**fields) -> QueryDict:
@@ -254,3 +260,133 @@ def test_only_a_whole_hand_typed_gives_its_last_tile_as_the_winning_one():
     )
     (win,) = record["events"]
     assert (win["tile"], win["winners"][0]["concealed"]) == ("6s", "33p222s444s66s")
+
+
+# --- 杠上杠 and 诈胡 (issue 16: RULES §4.4, §4.9) -------------------------------------------------
+
+
+def test_a_kong_ticked_on_replacement_is_a_kong_on_the_kong_before():
+    # S0 暗杠 5m, then on its replacement tile 暗杠 6m (杠上杠: the box on kong 2), then S1
+    # wins on S0's discard (杠上炮): the two kongs come first, in their order, kong 2 flagged
+    record, problems = record_from_form(
+        post(
+            dealer="0",
+            k1_seat="0", k1_kind="concealed", k1_tile="5m",
+            k2_seat="0", k2_kind="concealed", k2_tile="6m", k2_on_replacement="1",
+            w1_seat="1", w1_from="0", w1_pattern="pinghu", w1_situation=["kong_discard"],
+        )
+    )  # fmt: skip
+    assert problems == []
+    kong, chained, win = record["events"]
+    assert kong == {"type": "kong", "seat": 0, "kind": "concealed", "tile": "5m"}
+    assert chained == {"type": "kong", "seat": 0, "kind": "concealed", "tile": "6m",
+                       "on_replacement": True}  # fmt: skip
+    assert win["situation"] == ["kong_discard"]
+
+
+def test_false_wins_are_placed_like_kongs():
+    # S2 诈胡 after winner 1; S3 诈胡 before the first win: each event where its "When" says
+    record, problems = record_from_form(
+        post(
+            w1_seat="1", w1_from="0", w1_pattern="pinghu",
+            w2_seat="2", w2_from="self", w2_pattern="pinghu",
+            f1_seat="2", f1_after="1",
+            f2_seat="3", f2_after="0",
+        )
+    )  # fmt: skip
+    assert problems == []
+    said = [
+        (e["type"], e.get("seat", e.get("winners", [{}])[0].get("seat"))) for e in record["events"]
+    ]
+    assert said == [("false_win", 3), ("win", 1), ("false_win", 2), ("win", 2)]
+    assert record["events"][0] == {"type": "false_win", "seat": 3}
+
+
+def test_a_false_win_comes_after_the_kongs_of_its_time_so_he_returns_their_money():
+    """RULES §4.9: the offender returns the kong income he has collected. His kong entered with
+    the same "When" (before the first win) goes before his false win."""
+    record, _ = record_from_form(
+        post(
+            k1_seat="3", k1_kind="concealed", k1_tile="9s",
+            f1_seat="3",
+            w1_seat="1", w1_from="2", w1_pattern="pinghu",
+        )
+    )  # fmt: skip
+    assert [e["type"] for e in record["events"]] == ["kong", "false_win", "win"]
+
+
+def test_a_false_win_never_comes_between_a_kong_and_the_win_made_on_it():
+    """A 杠上炮 win needs the discarder's kong right before it, with the 杠上杠 chain it ends
+    (RULES §4.4, §5): a false win of the same "When" goes before that chain, after the other
+    kongs (nothing is declared between a kong and what is done with its replacement tile)."""
+    record, _ = record_from_form(
+        post(
+            k1_seat="3", k1_kind="concealed", k1_tile="9s",
+            k2_seat="0", k2_kind="concealed", k2_tile="5m",
+            k3_seat="0", k3_kind="concealed", k3_tile="6m", k3_on_replacement="1",
+            f1_seat="2",
+            w1_seat="1", w1_from="0", w1_pattern="pinghu", w1_situation=["kong_discard"],
+        )
+    )  # fmt: skip
+    said = [(e["type"], e.get("tile")) for e in record["events"]]
+    assert said == [("kong", "9s"), ("false_win", None), ("kong", "5m"), ("kong", "6m"),
+                    ("win", None)]  # fmt: skip
+
+
+def test_a_false_win_row_without_who_is_named():
+    _, problems = record_from_form(
+        post(w1_seat="1", w1_from="self", w1_pattern="pinghu", f2_after="1")
+    )
+    assert [p.field for p in problems] == ["f2_seat"]
+
+
+def test_chains_and_false_wins_go_back_into_the_form_and_out_the_same():
+    fields = dict(  # noqa: C408 - the form's field names, as keywords
+        dealer="0",
+        k1_seat="0", k1_kind="concealed", k1_tile="5m", k1_after="0",
+        k2_seat="0", k2_kind="concealed", k2_tile="6m", k2_after="0", k2_on_replacement="1",
+        w1_seat="1", w1_from="0", w1_pattern="pinghu", w1_situation=["kong_discard"],
+        f1_seat="2", f1_after="1",
+        w2_seat="3", w2_from="self", w2_pattern="duiduihu",
+        f2_seat="0", f2_after="2",
+        w3_seat="2", w3_from="0", w3_pattern="qingyise", w3_roots="1",
+    )  # fmt: skip
+    record, problems = record_from_form(post(**fields))
+    assert problems == []
+    again = form_from_record(record)
+    assert again["k2_on_replacement"] == "1" and "k1_on_replacement" not in again
+    assert (again["f1_seat"], again["f1_after"], again["f2_seat"], again["f2_after"]) == (
+        "2", "1", "0", "2")  # fmt: skip
+    record2, problems2 = record_from_form(post(**again))
+    assert problems2 == [] and record2 == record
+
+
+def test_each_part_of_the_record_is_named_by_the_row_it_came_from():
+    """What the engine refuses (a path into the record) is shown beside the form's field:
+    events are numbered as the record has them, not as the rows are."""
+    reading = read_hand_form(
+        post(
+            k1_seat="3", k1_kind="concealed", k1_tile="9s", k1_after="1",
+            k2_seat="1", k2_kind="concealed", k2_tile="5m", k2_on_replacement="1",
+            f1_seat="2",
+            w1_seat="1", w1_from="0", w1_pattern="pinghu",
+            w2_seat="2", w2_from="0", w2_with="1", w2_tiles="123m456m789m11p23p", w2_tile="4p",
+            d3_state="ready",
+            b0_rank="5", b0_suit="s",
+        ),
+        bettors=["Guest"],
+    )  # fmt: skip
+    # events: kong 2 (S1), the false win, the win of rows 1 and 2 (一炮多响), kong 1 (S3)
+    assert [e["type"] for e in reading.record["events"]] == ["kong", "false_win", "win", "kong"]
+    field = lambda path: field_of(reading.places, path)  # noqa: E731
+    assert field("events[0].on_replacement") == "k2_on_replacement"
+    assert field("events[1].seat") == "f1_seat"
+    assert field("events[2].situation") == "w1_situation"
+    assert field("events[2].winners[1].concealed") == "w2_tiles"
+    assert field("events[2].winners[1].melds[0]") == "w2_pungs"
+    assert field("events[3].tile") == "k1_tile"
+    assert field("events[3]") == "k1_"
+    assert field("draw.hands.3.wait.pattern") == "d3_pattern"
+    assert field("draw.hands.0") == "d0_"  # a seat the engine misses at the draw
+    assert field("bettors[0].tile") == "b0_tile"
+    assert field("dealer") is None and field("events") is None
