@@ -426,18 +426,25 @@ def _plausible(rnd: random.Random, name: Any, value: Any):
     return rnd.choice(HOSTILE)
 
 
-def _slots(value: Any, name: Any = "") -> list[tuple[Any, Any, Any]]:
+#: deeper than any part of a record: a hostile value nested thousands deep that an earlier
+#: mutation put in is one slot, not descended into (Python's recursion would not reach its end)
+SLOT_DEPTH = 8
+
+
+def _slots(value: Any, name: Any = "", depth: int = 0) -> list[tuple[Any, Any, Any]]:
     """Every (container, key, name) of a record: what a mutation may change. A list's items
     take the list's name (``events``, ``winners``…)."""
-    out = []
+    out: list[tuple[Any, Any, Any]] = []
+    if depth > SLOT_DEPTH:
+        return out
     if isinstance(value, dict):
         for k, v in value.items():
             out.append((value, k, k))
-            out += _slots(v, k)
+            out += _slots(v, k, depth + 1)
     elif isinstance(value, list):
         for i, v in enumerate(value):
             out.append((value, i, name))
-            out += _slots(v, name)
+            out += _slots(v, name, depth + 1)
     return out
 
 
