@@ -82,20 +82,10 @@ class ClubForm(RulesOptionsMixin, forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.presets = preset_choices()
-        self.fields["ruleset"].choices = [(p.name, p.title) for p in self.presets]
+        self.offer_presets()
         self.fields["time_zone"].choices = _time_zones()
         self.rule_choices = preset_rules()
         self.add_option_fields()
-
-    def ruleset_radios(self):
-        """Each preset's radio button with the preset it chooses."""
-        return list(zip(self["ruleset"], self.presets, strict=True))
-
-    def clean(self):
-        data = super().clean()
-        self.clean_options(data)
-        return data
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug", "")
@@ -113,18 +103,9 @@ class ClubRulesForm(RulesOptionsMixin, forms.Form):
 
     def __init__(self, *args, club_options, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.presets = preset_choices()
-        self.fields["ruleset"].choices = [(p.name, p.title) for p in self.presets]
+        self.offer_presets()
         self.rule_choices = {**preset_rules(), club_options[0]: club_options}
         self.add_option_fields()
-
-    def ruleset_radios(self):
-        return list(zip(self["ruleset"], self.presets, strict=True))
-
-    def clean(self):
-        data = super().clean()
-        self.clean_options(data)
-        return data
 
 
 class PlayerForm(forms.Form):
@@ -225,7 +206,6 @@ class TableForm(RulesOptionsMixin, forms.Form):
                         _("A bettor is a club player or a guest, not both."), code="both"
                     ),  # fmt: skip
                 )
-        self.clean_options(data)
         return data
 
     def players(self):

@@ -21,6 +21,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pages.base import ERROR_TEXT
+from pages.clubs.rulesets import preset_choices
 from scoring.engine import EngineError, resolve_ruleset
 from scoring.engine.rulesets import Options
 from scoring.services import pinned_ruleset
@@ -161,6 +162,20 @@ class RulesOptionsMixin:
     defaults)``, a club's own rules ``(its preset, its spec's options, its options)``."""
 
     rule_choices: dict[str, tuple[str, dict[str, Any], Options]]
+
+    def offer_presets(self) -> None:
+        """Every preset as a radio of ``ruleset`` (``self.presets``: each with its words)."""
+        self.presets = preset_choices()
+        self.fields["ruleset"].choices = [(p.name, p.title) for p in self.presets]
+
+    def ruleset_radios(self):
+        """Each radio with the rules it chooses."""
+        return list(zip(self["ruleset"], self.presets, strict=True))
+
+    def clean(self):
+        data = super().clean()
+        self.clean_options(data)
+        return data
 
     def add_option_fields(self) -> None:
         self.fields.update(option_fields())
