@@ -7,6 +7,9 @@
 * ``silent_port``: a port where connections are accepted and never answered.
 * ``in_process_tasks``: Celery tasks run in this process, even where a broker is configured.
 * ``seat``: seat a tournament's next round through the service and its task.
+* ``demo_clock``: the clock stands at ``DEMO_INSTANT`` (and runs on from there) for the test:
+  the demo's history is built back from "today", and a test must not depend on which day
+  the suite runs (tests/clubs/test_demo_history.py builds it at several other instants).
 
 The suite runs in the settings' test mode (``DJANGO_ENV=test``, set in ``pyproject.toml``): a
 fast password hasher, and throttle rates no test reaches by accident; a test that checks
@@ -17,14 +20,26 @@ from __future__ import annotations
 
 import socket
 import threading
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app
 from tests.helpers import assert_error_shape
+
+#: a Wednesday evening in the middle of a month, in the demo club's zone
+DEMO_INSTANT = datetime(2026, 3, 18, 21, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.fixture
+def demo_clock():
+    with time_machine.travel(DEMO_INSTANT, tick=True):
+        yield DEMO_INSTANT
 
 
 @pytest.fixture(autouse=True)

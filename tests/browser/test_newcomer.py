@@ -23,7 +23,7 @@ TOURNAMENT = "chengdu-open-2026"
 
 
 @pytest.fixture
-def demo(monkeypatch, in_process_tasks):
+def demo(monkeypatch, in_process_tasks, demo_clock):
     """The demo as ``make run`` builds it: without a broker, its follow-ups (ratings) run in
     this process (CI gives a broker, and no worker serves this test)."""
     monkeypatch.setenv("DEMO_DAYS", "30")

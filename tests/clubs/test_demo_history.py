@@ -6,10 +6,11 @@ once."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from clubs import signals
@@ -83,7 +84,7 @@ def test_a_transformation_renames_suits_mirrors_ranks_and_moves_seats():
 
 @pytest.mark.django_db
 def test_the_history_is_months_of_evenings_the_engine_settled(
-    api_client, django_capture_on_commit_callbacks, in_process_tasks
+    api_client, django_capture_on_commit_callbacks, in_process_tasks, demo_clock
 ):
     with django_capture_on_commit_callbacks(execute=True):  # as when the command commits
         output = run_demo()
@@ -176,8 +177,62 @@ def test_the_history_is_months_of_evenings_the_engine_settled(
     assert all(w["hand"] for w in awards["grand_slam"]["winners"])
 
 
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+
+
 @pytest.mark.django_db
-def test_the_history_comes_once_and_joins_a_demo_club_without_one(monkeypatch):
+@pytest.mark.parametrize(
+    "instant",
+    [
+        datetime(2026, 12, 1, 0, 30, tzinfo=SHANGHAI),  # a month's first minutes
+        datetime(2026, 11, 30, 23, 59, tzinfo=SHANGHAI),  # a month's last minute
+        datetime(2027, 1, 1, 9, 0, tzinfo=SHANGHAI),  # 1 January: a new year, a new month
+        datetime(2026, 12, 6, 15, 0, tzinfo=SHANGHAI),  # a Sunday
+        datetime(2026, 12, 5, 23, 59, tzinfo=SHANGHAI),  # 23:59 in the club's zone
+        datetime(2026, 12, 5, 16, 30, tzinfo=UTC),  # the same day seen from UTC: 00:30 next day
+    ],
+    ids=str,
+)
+def test_the_history_holds_whatever_the_day_it_is_built(
+    instant, monkeypatch, api_client, django_capture_on_commit_callbacks, in_process_tasks
+):
+    """Built on any day, at any hour: every table closed, in the past, within its days, each
+    hand as the engine settles it, totals that sum to zero; its ratings, lines and awards
+    follow; and the ranking of "this month" in the club's zone has rows (the demo's promise to
+    a newcomer)."""
+    monkeypatch.setenv("DEMO_DAYS", "21")
+    with time_machine.travel(instant, tick=False):
+        with django_capture_on_commit_callbacks(execute=True):
+            run_demo()
+        club = Club.objects.get(slug=SLUG)
+        zone = ZoneInfo(club.time_zone)
+        now = timezone.now()
+        history = club.sessions.filter(notes__startswith=NOTE)
+        assert history.exists()
+        assert not history.filter(status=TableSession.Status.OPEN).exists()
+        starts = list(history.values_list("started_at", flat=True))
+        assert all(now - timedelta(days=22) < at < now for at in starts), (now, starts)
+        for session in history:
+            hands = list(session.hands.all())
+            assert all(settle(h.record).as_dict() == h.settlement for h in hands)
+            if not hands:  # a table that kept only its totals: they sum to zero
+                assert sum(session.results.values_list("total", flat=True)) == 0
+        assert not OutboxMessage.objects.exists()
+        members = set(club.memberships.values_list("player_id", flat=True))
+        rated = Rating.objects.filter(pool__club=club, pool__tournament__isnull=True)
+        assert set(rated.values_list("player_id", flat=True)) <= members and rated.exists()
+        closed = club.sessions.filter(
+            status=TableSession.Status.CLOSED, tournament_table__isnull=True
+        )
+        assert SessionLine.objects.filter(club=club, kind="club").count() == 4 * closed.count()
+        first = now.astimezone(zone).date().replace(day=1)
+        this_month = api_client.get(f"/api/v1/clubs/{SLUG}/ranking/", {"from": first.isoformat()})
+        assert this_month.status_code == 200 and this_month.json()["rows"]
+        assert api_client.get(f"/api/v1/clubs/{SLUG}/awards/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_history_comes_once_and_joins_a_demo_club_without_one(monkeypatch, demo_clock):
     monkeypatch.setenv("DEMO_DAYS", "0")
     run_demo()
     club = Club.objects.get(slug=SLUG)

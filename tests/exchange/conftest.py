@@ -22,7 +22,7 @@ DEMO_SLUG = "chengdu-teahouse"
 
 
 @pytest.fixture
-def demo_club(monkeypatch, in_process_tasks) -> Club:
+def demo_club(monkeypatch, in_process_tasks, demo_clock) -> Club:
     """``manage.py demo`` with 14 days of evenings (its ratings follow in this process), then
     a hand corrected and another deleted at the open table, and round 1 of the tournament
     unlocked with a reason and one of its hands corrected."""

@@ -35,14 +35,19 @@ def test_an_export_meets_the_schema(demo_club, public_only):
 def test_a_broken_file_is_told_where(demo_club):
     data = json.loads(json.dumps(club_export(demo_club)))
     broken = copy.deepcopy(data)
-    del broken["sessions"][3]["hands"][0]["settlement"]
-    broken["sessions"][5]["seats"][1] = "s1"  # a session where a player belongs
-    broken["sessions"][12]["started_at"] = "yesterday"
+    sessions = broken["sessions"]
+    # the sessions are chosen by what they hold, never by where the day put them
+    with_hands = next(i for i, s in enumerate(sessions) if s["hands"])
+    seated = next(i for i, s in enumerate(sessions) if i != with_hands and len(s["seats"]) == 4)
+    dated = next(i for i in range(len(sessions) - 1, -1, -1) if i not in (with_hands, seated))
+    del sessions[with_hands]["hands"][0]["settlement"]
+    sessions[seated]["seats"][1] = "s1"  # a session where a player belongs
+    sessions[dated]["started_at"] = "yesterday"
     broken["players"][0]["colour"] = "red"
     problems = {(p["path"], p["code"]) for p in schema_problems(broken)}
     assert problems == {
-        ("sessions[3].hands[0]", "schema_required"),
-        ("sessions[5].seats[1]", "schema_pattern"),
-        ("sessions[12].started_at", "schema_pattern"),
+        (f"sessions[{with_hands}].hands[0]", "schema_required"),
+        (f"sessions[{seated}].seats[1]", "schema_pattern"),
+        (f"sessions[{dated}].started_at", "schema_pattern"),
         ("players[0]", "schema_additionalProperties"),
     }
