@@ -718,14 +718,17 @@ def players_without_login(club: Club) -> QuerySet[Membership]:
     return members_of(club).filter(player__user__isnull=True)
 
 
-def open_invitations(club: Club) -> QuerySet[Invitation]:
-    """The club's links that still work (neither used, revoked nor expired), newest first."""
-    return (
-        Invitation.objects.filter(
-            club=club, used_at=None, revoked_at=None, expires_at__gt=timezone.now()
-        )
-        .select_related("club", "player", "user", "created_by")
-        .order_by("-created_at", "-id")
+def open_invitations(club: Club, viewer) -> QuerySet[Invitation]:
+    """The club's links that still work (neither used, revoked nor expired), newest first, that
+    ``viewer`` may see: every organiser sees the invitations, but a password-reset link (which
+    lets whoever holds it act as that member) only its creator, the club's owner and staff."""
+    links = Invitation.objects.filter(
+        club=club, used_at=None, revoked_at=None, expires_at__gt=timezone.now()
+    )
+    if not (viewer.is_superuser or has_role(viewer, club, Role.OWNER)):
+        links = links.filter(Q(kind=Invitation.Kind.JOIN) | Q(created_by=viewer))
+    return links.select_related("club", "player", "user", "created_by").order_by(
+        "-created_at", "-id"
     )
 
 

@@ -47,6 +47,10 @@ ERROR_TEXT = {
     "invitation_revoked": _("This link was revoked."),
     "invitation_expired": _("This link has expired."),
     "no_such_link": _("There is no such link."),
+    "reset_no_longer_allowed": _(
+        "This link may no longer reset this login: whoever made it may not reset his password "
+        "now. Ask the club's owner for a new link."
+    ),
     "dealer_required": _("Say who deals this hand: the hand before does not tell."),
     "hand_not_finished": _(
         "This hand is not finished: 血战 ends with three winners or a draw (流局) with every "

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from clubs.selectors import user_clubs
 from clubs.serializers import MeClubSerializer, PlayerRefSerializer
 from core.api import BaseView
 from core.logins import LoginThrottle
+from core.tokens import api_tokens_revoke
 
 
 class MeSerializer(serializers.ModelSerializer):
@@ -41,6 +43,15 @@ class TokenView(ObtainAuthToken):
     # JSON), plus the failed-login throttle.
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, LoginThrottle]
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request) -> Response:
+        """Revoke the caller's token (as the account page's button does): it stops working at
+        once. A password change or reset revokes it too."""
+        if not request.user.is_authenticated:
+            raise NotAuthenticated()
+        api_tokens_revoke(request.user)
+        return Response(status=204)
 
 
 class MeView(BaseView):

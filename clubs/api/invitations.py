@@ -23,7 +23,8 @@ from core.errors import NotFound
 class InvitationListView(ApiView):
     """The club's open links (invitations and password-reset links), newest first; create one.
 
-    Organisers only. An invitation gives the role ``scorer`` or ``member`` and may name a player
+    Organisers only; a password-reset link is listed only to its creator and the club's owner.
+    An invitation gives the role ``scorer`` or ``member`` and may name a player
     of the club who has no login yet; a reset link names a member who has one."""
 
     pages = True
@@ -31,7 +32,9 @@ class InvitationListView(ApiView):
     @extend_schema(responses=InvitationOutSerializer(many=True))
     def get(self, request: Request, slug: str) -> Response:
         club = club_for(request, slug, Role.ORGANISER)
-        return self.paginate(request, selectors.open_invitations(club), InvitationOutSerializer)
+        return self.paginate(
+            request, selectors.open_invitations(club, request.user), InvitationOutSerializer
+        )
 
     @extend_schema(request=InvitationInSerializer, responses={201: InvitationOutSerializer})
     def post(self, request: Request, slug: str) -> Response:

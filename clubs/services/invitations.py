@@ -19,6 +19,7 @@ from django.utils import timezone
 from clubs.models import ROLE_RANK, Club, Invitation, Membership, Player, Role
 from clubs.services.clubs import player_for_user
 from core.errors import Conflict, Invalid, NotFound, PermissionDenied
+from core.tokens import api_tokens_revoke
 
 #: the roles an invitation may give (an organiser is made one by changing a member's role)
 INVITED_ROLES = (Role.SCORER, Role.MEMBER)
@@ -29,7 +30,10 @@ CLOSED = {
     Invitation.State.REVOKED: ("invitation_revoked", "this link was revoked"),
     Invitation.State.EXPIRED: ("invitation_expired", "this link has expired"),
 }
-CLOSED_CODES = frozenset(code for code, _ in CLOSED.values())
+#: a reset link whose creator may no longer reset that login (he was made an organiser
+#: elsewhere, opened his own club, or the creator lost his role): it stays unusable
+NO_LONGER_ALLOWED = ("reset_no_longer_allowed", "this link may no longer reset this login")
+CLOSED_CODES = frozenset(code for code, _ in CLOSED.values()) | {NO_LONGER_ALLOWED[0]}
 
 
 def _token() -> str:
@@ -203,12 +207,30 @@ def invitation_accept_new_login(*, token: str, username: str, password: str) -> 
     return invitation_accept(token=token, user=user)
 
 
+def reset_still_allowed(inv: Invitation) -> bool:
+    """Whether the reset link's creator may still reset its login, judged now: the rule of
+    :func:`may_reset` held when the link was made, but the member may since own or organise a
+    club of his own, or the creator may have lost his role."""
+    membership = (
+        Membership.objects.filter(club=inv.club_id, player__user=inv.user_id)
+        .select_related("player__user")
+        .first()
+    )
+    return membership is not None and may_reset(inv.created_by, membership)
+
+
 @transaction.atomic
 def password_reset(*, token: str, password: str):
-    """Set the password of the reset link's login; the link is used up. Answers the login."""
+    """Set the password of the reset link's login; the link is used up, and the login's API
+    tokens and its sessions elsewhere end with the old password. Answers the login."""
     inv = _lock_open(token, Invitation.Kind.RESET)
+    if not reset_still_allowed(inv):
+        raise Conflict(*NO_LONGER_ALLOWED)
     user = inv.user
     user.set_password(password)
     user.save(update_fields=["password"])
+    # its sessions end by themselves: each holds a hash of the old password (Django checks it
+    # on every request); tokens hold nothing of it
+    api_tokens_revoke(user)
     _mark_used(inv, user)
     return user

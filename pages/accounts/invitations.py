@@ -43,6 +43,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     if state != Invitation.State.OPEN:
         return _closed(request, inv, services.CLOSED[state][0])
     if inv.kind == Invitation.Kind.RESET:
+        if not services.reset_still_allowed(inv):
+            return _closed(request, inv, services.NO_LONGER_ALLOWED[0])
         return _reset(request, inv)
     return _join(request, inv)
 

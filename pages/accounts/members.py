@@ -94,7 +94,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
             players=without_login, roles=INVITED, initial={"role": Role.SCORER}
         )
         links = []
-        for inv in selectors.open_invitations(club):
+        for inv in selectors.open_invitations(club, user):
             url = link_url(request, inv)
             links.append(
                 {

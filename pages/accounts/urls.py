@@ -9,6 +9,7 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("password/", views.PasswordChangeView.as_view(), name="password-change"),
+    path("account/token/", views.api_token, name="api-token"),
     path("clubs/<slug:slug>/members/", members.members, name="page-club-members"),
     path(f"{M}/role/", members.member_role, name="page-member-role"),
     path(f"{M}/remove/", members.member_remove, name="page-member-remove"),

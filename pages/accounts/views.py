@@ -1,10 +1,11 @@
-"""Sign-up, login, logout and password change."""
+"""Sign-up, login, logout, password change and the login's API token."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,6 +14,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from core import tokens
 from pages.accounts.forms import LoginForm, SignupForm
 
 
@@ -42,12 +44,38 @@ class LogoutView(auth_views.LogoutView):
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
+    """A new password ends the login's other sessions (Django: they hold the old password's
+    hash; this one is kept) and its API tokens."""
+
     template_name = "pages/accounts/password_change.html"
     success_url = reverse_lazy("home")
 
     def form_valid(self, form):
+        response = super().form_valid(form)
+        revoked = tokens.api_tokens_revoke(self.request.user)
         messages.success(self.request, _("Your password was changed."))
-        return super().form_valid(form)
+        if revoked:
+            messages.info(self.request, _("Your API token was revoked with the old password."))
+        return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """The login's API token: when it was made and how it ends, revoked or replaced here. A new
+    key is shown once, on the page that made it."""
+    new_key = None
+    if request.method == "POST":
+        if request.POST.get("action") == "create":
+            new_key = tokens.api_token_create(request.user).key
+            messages.success(request, _("A new API token was made: copy it now."))
+        elif tokens.api_tokens_revoke(request.user):
+            messages.success(request, _("Your API token was revoked."))
+        if new_key is None:
+            return redirect("api-token")
+    token = tokens.api_token_of(request.user)
+    context = {"token": token, "new_key": new_key, "ending": token.key[-4:] if token else ""}
+    return render(request, "pages/accounts/api_token.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -436,3 +436,75 @@ def test_me_reads_a_fixed_number_of_queries(club, django_assert_max_num_queries)
     api = client_for(user)
     with django_assert_max_num_queries(4):  # token + user, players, memberships with clubs
         assert len(api.get("/api/v1/auth/me/").json()["clubs"]) == 6
+
+
+# --- a reset link cannot take over an account (issue: the takeover through a second organiser)
+
+
+def test_a_reset_link_is_refused_once_its_member_owns_a_club_of_his_own(client, club):
+    """The takeover, step by step: the owner makes a reset link for the member M; M then opens
+    his own members-only club; a second organiser of the first club does not see the link, and
+    when the link is used anyway the member's password does not change and the page says why."""
+    from clubs.services.clubs import club_create
+
+    owner = member_login(club, Role.OWNER, "owner")
+    second = member_login(club, Role.ORGANISER, "second")
+    m_user = member_login(club, Role.MEMBER, "m")
+    m_user.set_password("m-own-pass-word")
+    m_user.save()
+    membership = Membership.objects.get(club=club, player__user=m_user)
+    inv = services.reset_link_create(membership=membership, by=owner)
+    club_create(name="M's own", slug="ms-own", user=m_user, visibility=Club.Visibility.MEMBERS)
+
+    # the second organiser never reads the link: not on the members page, not in the API
+    client.force_login(second)
+    page = client.get("/clubs/teahouse/members/")
+    assert page.status_code == 200 and inv.token not in page.content.decode()
+    listed = client_for(second).get(LIST).json()
+    assert inv.pk not in [i["id"] for i in listed["results"]]
+
+    # used anyway (read over a shoulder): refused, said so, nothing changed
+    client.logout()
+    shown = client.get(f"/invite/{inv.token}/")
+    assert shown.status_code == 410
+    assert "may no longer reset this login" in shown.content.decode()
+    posted = client.post(
+        f"/invite/{inv.token}/",
+        {"new_password1": "takeover-pass-9", "new_password2": "takeover-pass-9"},
+    )
+    assert posted.status_code == 410
+    with pytest.raises(Conflict) as e:
+        services.password_reset(token=inv.token, password="takeover-pass-9")
+    assert e.value.code == "reset_no_longer_allowed"
+    m_user.refresh_from_db()
+    assert m_user.check_password("m-own-pass-word")
+    assert not m_user.check_password("takeover-pass-9")
+    assert Invitation.objects.get(pk=inv.pk).used_at is None
+
+
+def test_a_reset_link_is_listed_to_its_creator_and_the_owner_only(club):
+    owner = member_login(club, Role.OWNER, "owner")
+    first = member_login(club, Role.ORGANISER, "first")
+    second = member_login(club, Role.ORGANISER, "second")
+    scorer = Membership.objects.get(player__user=member_login(club, Role.SCORER, "scorer"))
+    reset = services.reset_link_create(membership=scorer, by=first)
+    join = invite(club, second)
+    seen = {
+        who.username: {i["id"] for i in client_for(who).get(LIST).json()["results"]}
+        for who in (owner, first, second)
+    }
+    assert seen == {
+        "owner": {reset.pk, join.pk},
+        "first": {reset.pk, join.pk},
+        "second": {join.pk},
+    }
+
+
+def test_a_reset_link_is_refused_when_its_creator_is_no_longer_above_the_member(club):
+    first = member_login(club, Role.ORGANISER, "first")
+    member = Membership.objects.get(player__user=member_login(club, Role.MEMBER, "m"))
+    inv = services.reset_link_create(membership=member, by=first)
+    Membership.objects.filter(club=club, player__user=first).update(role=Role.MEMBER)
+    with pytest.raises(Conflict) as e:
+        services.password_reset(token=inv.token, password="new-pass-word-1")
+    assert e.value.code == "reset_no_longer_allowed"

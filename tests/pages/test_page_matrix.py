@@ -48,6 +48,7 @@ MEMBERS_CLUB = {
     "login": SIGNED_OUT,
     "signup": SIGNED_OUT,
     "password-change": SIGNED_IN,
+    "api-token": SIGNED_IN,
     "logout": POST_ONLY,
     "set-language": (302,) * 6,  # no POST: back where it came from
     "page-tiles": EVERYONE,
