@@ -93,6 +93,9 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    # after CSRF: a forged form is refused as such, not read
+    "core.middleware.ControlCharactersMiddleware",
+    "pages.middleware.ControlCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "pages.middleware.LoginRequiredMiddleware",
@@ -173,6 +176,10 @@ CACHES = {
         "CACHE_URL", default=_shared_cache_default(env.str("CELERY_BROKER_URL", default=""))
     )
 }
+# Redis as the cache fails open: unreachable, it reads as empty and the request goes on
+# (core.cache); /healthz says it is down
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "core.cache.FailOpenRedisCache"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

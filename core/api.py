@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.csvcells import safe_row
 from core.errors import Invalid, problem
 from core.http import as_api_exception, join_path
 from core.idempotency import IdempotentPostMixin
@@ -77,7 +78,8 @@ def unknown_fields(data: Any, serializer: serializers.Serializer, path: str = ""
 
 
 class CSVRenderer(BaseRenderer):
-    """``?format=csv``: a list of flat rows as a spreadsheet opens it (UTF-8 with BOM)."""
+    """``?format=csv``: a list of flat rows as a spreadsheet opens it (UTF-8 with BOM), every
+    text cell neutralised so that no spreadsheet runs it as a formula (``core.csvcells``)."""
 
     media_type = "text/csv"
     format = "csv"
@@ -89,7 +91,7 @@ class CSVRenderer(BaseRenderer):
         if rows:
             writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows(safe_row(row) for row in rows)
         return ("\ufeff" + out.getvalue()).encode()
 
 

@@ -1,8 +1,12 @@
-"""``GET /healthz``: can this service do its job? Its database, its Celery broker, its workers.
+"""``GET /healthz``: can this service do its job? Its database, its Celery broker, its workers,
+and its cache.
 
 Each is ``ok`` or ``down`` (broker and workers are ``eager`` without a broker: tasks run
 in-process). The answer is 503 when the service cannot do its job: the database is down, or a
-broker is configured and it is down or no worker answers its ping. ``?check=database`` (names
+broker is configured and it is down or no worker answers its ping. The cache (Redis; ``local``
+when it is in-process) is reported but never makes the answer 503: without it requests are still
+served and their throttles let them through (``core.cache``); the status then says
+``degraded``. ``?check=database`` (names
 separated by commas) checks only those: docker compose asks the web container about its
 database alone, since the workers wait for it to be healthy.
 
@@ -28,10 +32,13 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from core.cache import cache_state
 from core.http import json_error
 
-OK, DOWN, EAGER = "ok", "down", "eager"
-CHECKS = ("database", "broker", "workers")
+OK, DOWN, EAGER, DEGRADED = "ok", "down", "eager", "degraded"
+CHECKS = ("database", "broker", "workers", "cache")
+#: what the service works without, more slowly or less guarded: reported, never a 503
+OPTIONAL = frozenset({"cache"})
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,8 @@ def run_checks(names: tuple[str, ...]) -> dict[str, Check]:
         thread.start()
     if "database" in names:
         results["database"] = check_database()
+    if "cache" in names:
+        results["cache"] = Check(*cache_state())
     if thread is not None:
         bound = settings.HEALTHZ_BROKER_TIMEOUT * 2 + settings.HEALTHZ_WORKER_TIMEOUT + 1
         thread.join(bound)
@@ -143,8 +152,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
         message = f"check is a comma-separated list of {', '.join(CHECKS)}"
         return json_error(400, "invalid_check", message, path="check")
     checks = run_checks(names)
-    ready = all(check.state != DOWN for check in checks.values())
-    body: dict = {"status": OK if ready else DOWN, **{n: c.state for n, c in checks.items()}}
+    ready = all(c.state != DOWN for n, c in checks.items() if n not in OPTIONAL)
+    degraded = any(c.state == DOWN for n, c in checks.items() if n in OPTIONAL)
+    status = (DEGRADED if degraded else OK) if ready else DOWN
+    body: dict = {"status": status, **{n: c.state for n, c in checks.items()}}
     if viewer_is_staff(request):
         body["details"] = {n: c.detail for n, c in checks.items() if c.detail}
     return JsonResponse(body, status=200 if ready else 503)

@@ -10,14 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.core.exceptions import (
+    BadRequest,
+    PermissionDenied,
+    SuspiciousOperation,
+)
 from django.core.signals import got_request_exception
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.log import log_response
 from rest_framework.response import Response
 
-from core.http import BodyTooLarge, exception_response, status_error, wants_json
+from core import text
+from core.errors import problem
+from core.http import BodyTooLarge, ErrorItems, exception_response, status_error, wants_json
 
 # Exceptions Django answers (and logs) itself with a status of their own: their answer is
 # rewritten on the way out, like any page Django renders.
@@ -88,3 +94,23 @@ def _content_length(request: HttpRequest) -> int:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return 0
+
+
+class ControlCharactersMiddleware:
+    """An API request whose query string or form fields hold a control character (``core.text``)
+    is refused (400 ``control_character``, the field as its path) before a view reads them;
+    JSON bodies are checked by the parser. Pages have their own (``pages.middleware``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if wants_json(request):
+            # a body too large or malformed raises here as it would in the view: Django answers
+            # it (400), and the API's middleware puts that in the error shape
+            found = text.control_in_query(*text.form_fields(request))
+            if found is not None:
+                field, character = found
+                items = [problem(field, text.CODE, text.message_for(character))]
+                return exception_response(ErrorItems(items, 400))
+        return self.get_response(request)

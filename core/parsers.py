@@ -4,7 +4,8 @@ A document nested deeper than ``JSON_MAX_DEPTH`` levels is refused (400 ``too_de
 any serializer, the engine or an error path walks it recursively; so is an integer longer than
 Python converts (400 ``number_too_long``), and so is text with a lone surrogate (a ``"\ud800"``
 escape that is half of no character: 400 ``invalid_text``), which no answer could echo back
-in UTF-8. The body's size is bounded before it is read
+in UTF-8, and so is a control character in any string (400 ``control_character``,
+``core.text``). The body's size is bounded before it is read
 (``core.middleware.RequestBodyLimitMiddleware``).
 """
 
@@ -21,11 +22,15 @@ from rest_framework.exceptions import ParseError
 from rest_framework.utils import json
 
 from core import http  # a module: core.http reads DRF's settings, which import this one
+from core import text as text_rules
 from core.errors import problem
 
 DEFAULT_MAX_DEPTH = 32
 #: the escape of a surrogate (``\ud83d\ude00`` is one emoji; ``\ud800`` alone is no text)
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+#: what may be the escape of a control character in JSON text (a raw one is no valid JSON):
+#: a hint only, the parsed strings are then searched exactly
+CONTROL_ESCAPE = re.compile(r"\\(?:[bf]|u00[0189][0-9a-fA-F]|u007[fF])|[\x7f-\x9f]")
 
 
 def too_deep(limit: int) -> ParseError:
@@ -101,4 +106,8 @@ class JSONParser(parsers.JSONParser):
         if SURROGATE_ESCAPE.search(text) and (path := lone_surrogate_at(data)) is not None:
             message = "not text: a lone surrogate (a \\ud800–\\udfff escape, half a character)"
             raise http.ErrorItems([problem(path, "invalid_text", message)], 400)
+        if CONTROL_ESCAPE.search(text) and (found := text_rules.control_at(data)) is not None:
+            path, character = found
+            problem_ = problem(path, text_rules.CODE, text_rules.message_for(character))
+            raise http.ErrorItems([problem_], 400)
         return data

@@ -40,6 +40,7 @@ from clubs.pinyin import pinyin_keys
 from clubs.selectors import club_today
 from clubs.services.clubs import player_create
 from clubs.services.sessions import session_close, session_create, session_result_enter
+from core.csvcells import formula_problem
 from core.errors import ServiceError
 
 #: the largest file taken (a results file of about 2,000 tables); a page's form carries the
@@ -237,6 +238,9 @@ def _check_players(reader: _Reader, club: Club, result: CsvImport) -> None:
         if why:
             reader.bad(line, column, "invalid_name", f"a name of {why}", name)
             continue
+        if why := formula_problem(name):
+            reader.bad(line, column, "formula_name", why, name)
+            continue
         pinyin = reader.cell(row, "pinyin")
         if pinyin:
             ok, reading = _pinyin_matches(name, pinyin)
@@ -334,6 +338,8 @@ def _check_results(reader: _Reader, club: Club, result: CsvImport) -> None:
             why = _text_problem(name)
             if why:
                 reader.bad(line, column, "invalid_name", f"a name of {why}", name)
+            elif why := formula_problem(name):
+                reader.bad(line, column, "formula_name", why, name)
             elif name in {s.name for s in seats}:
                 message = f"{name} sits at this table: he cannot also bet on it"
                 reader.bad(line, column, "bettor_is_seated", message, name)

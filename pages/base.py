@@ -103,6 +103,7 @@ ERROR_TEXT = {
     ),
     "long_seven_pairs_without_root": _("龙七对 needs at least one root."),
     "roots_out_of_range": _("Too many roots for this pattern."),
+    "total_out_of_range": _("A total is at most a thousand million (1,000,000,000) either way."),
     "roots_below_kongs": _(
         "Every kong is a root: the roots cannot be fewer than the player's kongs."
     ),

@@ -1,4 +1,5 @@
-"""Middleware of the pages: a page that needs a login sends the visitor to sign in and back."""
+"""Middleware of the pages: a page that needs a login sends the visitor to sign in and back; a
+form or a link carrying an invisible control character is answered with a page saying so."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from core import text
+from core.http import wants_json
 from pages.base import LoginRequired
 
 
@@ -32,3 +36,22 @@ class LoginRequiredMiddleware:
             ok = url_has_allowed_host_and_scheme(referer, {request.get_host()}, request.is_secure())
             back = urlsplit(referer).path if referer and ok else "/"
         return redirect_to_login(back)
+
+
+class ControlCharactersMiddleware:
+    """A page's form or query whose fields hold a control character (``core.text``: a NUL, an
+    escape...) is answered 400 with a page naming the field, before any view stores it (the
+    API's requests have ``core.middleware.ControlCharactersMiddleware``)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not wants_json(request):
+            # a body too large or malformed raises here as it would in the view: Django answers
+            # it (400), and the API's middleware puts that in the error shape
+            found = text.control_in_query(*text.form_fields(request))
+            if found is not None:
+                context = {"field": found[0], "code_point": f"U+{ord(found[1]):04X}"}
+                return render(request, "pages/bad_text.html", context, status=400)
+        return self.get_response(request)

@@ -139,3 +139,21 @@ def wait_serving(url: str, process: subprocess.Popen, timeout: float = 30) -> No
             if time.monotonic() > deadline:
                 raise NotServing(f"{url} did not answer within {timeout:g} s") from None
             time.sleep(0.1)
+
+
+def redis_command(port: int, workdir: Path, *extra: str) -> list[str]:
+    """A Redis server of a test's own on a loopback port (no persistence unless ``extra``
+    asks for it), its files in ``workdir``."""
+    return [
+        "redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+        "--appendonly", "no", "--dir", str(workdir), *extra,
+    ]  # fmt: skip
+
+
+def wait_answering(port: int, timeout: float = 10) -> None:
+    """Return once something listens on ``port`` (127.0.0.1)."""
+    deadline = time.monotonic() + timeout
+    while not answers("127.0.0.1", port):
+        if time.monotonic() > deadline:
+            raise NotServing(f"nothing answers on port {port} within {timeout:g} s")
+        time.sleep(0.05)

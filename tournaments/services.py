@@ -23,6 +23,7 @@ from clubs.services.sessions import ResultFields, session_result_enter
 from core.errors import Conflict, Invalid, problem
 from core.jobs import job_create, job_failed, job_queue
 from core.models import TaskRecord
+from core.text import clean_line
 from scoring.services import ruleset_snapshot_get_or_create
 from tournaments import selectors
 from tournaments.models import (
@@ -99,6 +100,7 @@ def tournament_create(
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
+    clean_line(name, "name")
     given = {"placement_points": placement_points, "tiebreaks": tiebreaks}
     problems = _check_rules({k: v for k, v in given.items() if v is not None})
     if problems:

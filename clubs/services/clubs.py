@@ -10,6 +10,7 @@ from django.db.models import ProtectedError
 from clubs.models import Club, Membership, Payment, Player, Role
 from clubs.signals import club_changed
 from core.errors import Conflict
+from core.text import clean_line
 from scoring.services import ruleset_snapshot_get_or_create
 
 
@@ -34,6 +35,8 @@ def club_create(
     unit_label: str = "分",
 ) -> Club:
     """A new club, owned by the user who creates it."""
+    clean_line(name, "name")
+    clean_line(unit_label, "unit_label")
     snapshot = ruleset_snapshot_get_or_create(spec=ruleset)
     try:
         with transaction.atomic():
@@ -87,6 +90,8 @@ def club_delete(*, club: Club) -> None:
 @transaction.atomic
 def player_create(*, club: Club, name: str, display_name: str = "", user=None) -> Membership:
     """A new player, who joins the club as a member."""
+    clean_line(name, "name")
+    clean_line(display_name, "display_name")
     player = Player.objects.create(name=name, user=user)
     return Membership.objects.create(club=club, player=player, display_name=display_name)
 

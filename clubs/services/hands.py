@@ -28,6 +28,7 @@ from clubs.services.sessions import require_open
 from clubs.tasks import session_changed
 from core.errors import Conflict, Invalid, problem
 from core.outbox import enqueue
+from core.text import clean_text
 from scoring.engine.settle import Settlement
 from scoring.services import hand_settle, same_rules
 
@@ -205,6 +206,7 @@ def _reason(reason: Any, *, required: bool) -> str:
         return ""
     if not isinstance(reason, str) or not reason.strip():
         raise Invalid.single("reason", "reason_required", "say why, in a few words")
+    clean_text(reason, "reason")
     if len(reason.strip()) > REASON_LENGTH:
         message = f"a reason of at most {REASON_LENGTH} characters"
         raise Invalid.single("reason", "too_long", message)

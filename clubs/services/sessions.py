@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.utils import timezone
 
+from clubs.limits import SCORE
 from clubs.models import Bettor, Club, Player, Seat, SessionResult, TableSession
 from clubs.tasks import session_changed
 from core.errors import Conflict, Invalid, problem
@@ -230,6 +231,16 @@ def session_result_enter(
             problems.append(problem(f"{path}.player", "duplicate", "a player has one total"))
         if bettor in bettors_given:
             problems.append(problem(f"{path}.bettor", "duplicate", "a bettor has one total"))
+        if isinstance(total, bool) or not isinstance(total, int):
+            problems.append(problem(f"{path}.{fields.total}", "invalid", "a whole number"))
+            continue
+        if not SCORE["min_value"] <= total <= SCORE["max_value"]:
+            message = (
+                f"a total between {SCORE['min_value']:,} and {SCORE['max_value']:,} "
+                "(what any export of the club can carry)"
+            )
+            problems.append(problem(f"{path}.{fields.total}", "total_out_of_range", message))
+            continue
         if player is not None:
             players_given.add(player)
         if bettor is not None:

@@ -36,6 +36,10 @@ PROBLEM_TEXT = {
     "missing_column": gettext_lazy("The file needs a column “%(value)s”."),
     "required": gettext_lazy("This cell is empty."),
     "invalid_name": gettext_lazy("A name has at most 80 characters, without control characters."),
+    "formula_name": gettext_lazy(
+        "“%(value)s” begins with = + - or @: a spreadsheet would run it as a formula. "
+        "Write the name without it."
+    ),
     "pinyin_mismatch": gettext_lazy("The name does not read like this: it reads %(value)s."),
     "duplicate_name": gettext_lazy("This name is already on line %(value)s."),
     "invalid_date": gettext_lazy("“%(value)s” is not a date such as 2025-03-01."),
@@ -108,6 +112,7 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
     require_role(request.user, club, Role.ORGANISER)
     context = {"club": club, "max_kb": MAX_BYTES // 1024, "max_rows": MAX_ROWS}
     form = UploadForm()
+    status = 200
     if request.method == "POST" and "content" in request.POST:
         confirm = ConfirmForm(request.POST)
         if confirm.is_valid():
@@ -127,7 +132,13 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("page-club", slug=club.slug)
             context |= _preview(club, result, None)
         else:
+            # the checked file did not come back whole (too long, tampered with): nothing is
+            # stored, and the empty upload form says so (an unbound form holds no errors)
+            form = UploadForm(data={}, files={})
+            form.full_clean()
+            form.errors.clear()
             form.add_error("file", _("Choose the file again."))
+            status = 400
     elif request.method == "POST":
         form = UploadForm(request.POST, request.FILES)
         if form.is_valid():
@@ -138,4 +149,4 @@ def club_import(request: HttpRequest, slug: str) -> HttpResponse:
             context |= _preview(club, result, text)
             context["file_name"] = upload.name
     context["form"] = form
-    return render(request, "pages/clubs/import.html", context)
+    return render(request, "pages/clubs/import.html", context, status=status)

@@ -473,6 +473,20 @@ class Evaluation(NamedTuple):
         return {"win": True, **self.valuation.as_dict(r), "ruleset": r.fingerprint}
 
 
+def valued_situation(r: Ruleset, situation: frozenset[str], self_draw: bool) -> frozenset[str]:
+    """The situation a win is valued with: a discard win off the last tile that was also a
+    杠上炮 is valued as 海底 alone where ``haidi_over_kong_discard`` says so (RULES §3.7–3.8).
+    The one place of that rule: ``evaluate`` and the settlement's replay both ask it."""
+    if (
+        r.options.haidi_over_kong_discard
+        and not self_draw
+        and "last_tile" in situation
+        and "kong_discard" in situation
+    ):
+        return situation - {"kong_discard"}
+    return situation
+
+
 def situation_bits(flags) -> int:
     bits = 0
     for f in flags:
@@ -613,7 +627,8 @@ def evaluate(hand: WinningHand, ruleset: Any = None) -> Evaluation:
         r,
         mg,
         hand.self_draw,
-        situation_bits(hand.situation) | single_wait(r, before, hand.winning_tile),
+        situation_bits(valued_situation(r, hand.situation, hand.self_draw))
+        | single_wait(r, before, hand.winning_tile),
         hand.declared_void,
     )
     if isinstance(out, str):

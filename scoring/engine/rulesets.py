@@ -150,8 +150,9 @@ def _check_option(key: str, value: Any, path: str, curve: str | None) -> Problem
         if is_int(value) and value > MAX_OPTION_AMOUNT:
             return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
     elif key == "false_win":
-        if not ((is_int(value) and value >= 0) or value in FALSE_WIN_RULES):
-            return bad('a whole number ≥ 0, "huazhu" or "cap"')
+        # 0 would make a false win free: RULES §4.9 makes the offender pay
+        if not ((is_int(value) and value >= 1) or value in FALSE_WIN_RULES):
+            return bad('a whole number ≥ 1, "huazhu" or "cap"')
         if is_int(value) and value > MAX_OPTION_AMOUNT:
             return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
     return None
@@ -1012,8 +1013,8 @@ def option_schema() -> list[dict[str, Any]]:
             allowed = 'integer >= 0, "cap", "chajiao_plus_fan" or "not_ready"'
             minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
         else:  # false_win
-            allowed = 'integer >= 0, "huazhu" or "cap"'
-            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
+            allowed = 'integer >= 1, "huazhu" or "cap"'
+            minimum, maximum = 1, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
         out.append(
             {
                 "key": f.name,

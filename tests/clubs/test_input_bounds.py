@@ -175,3 +175,132 @@ def test_an_answer_lists_at_most_a_hundred_problems(club, organiser, members):
     errors = organiser.post(f"/api/v1/sessions/{session.pk}/hands/", hand,
                             format="json").json()["errors"]  # fmt: skip
     assert len(errors) == 100 and errors[-1]["code"] == "too_many_errors"
+
+
+# --- issue 22, item 8: control characters in what a person types ---------------------------
+
+CONTROL = ["\x00", "\x0b", "\x1b", "\x7f"]
+
+
+@pytest.mark.parametrize("character", CONTROL, ids=repr)
+def test_a_control_character_in_a_reason_is_refused_by_the_api(club, organiser, members, character):
+    """A NUL in a correction or deletion reason was a 500 (PostgreSQL stores no NUL)."""
+    session = TableSessionFactory(club=club, seated=members)
+    hand_record(session=session, data=PINGHU, user=None)
+    url = f"/api/v1/sessions/{session.pk}/hands/1/"
+    before = db_state()
+    reason = f"entered{character}twice"
+    refused(organiser.delete(url, {"reason": reason}, format="json"), "reason",
+            "control_character")  # fmt: skip
+    refused(organiser.patch(url, {**PINGHU, "reason": reason}, format="json"), "reason",
+            "control_character")  # fmt: skip
+    refused(organiser.delete(f"{url}?reason=entered{character}twice"), "reason",
+            "control_character")  # fmt: skip
+    assert db_state() == before
+
+
+@pytest.mark.parametrize("character", CONTROL, ids=repr)
+def test_a_control_character_in_a_name_is_refused_by_the_api(club, organiser, character):
+    """``\\x0b`` or ``\\x1b`` in a player's name made his share card invalid XML."""
+    before = db_state()
+    name = f"老{character}王"
+    refused(organiser.post("/api/v1/clubs/home/players/", {"name": name}, format="json"),
+            "name", "control_character")  # fmt: skip
+    refused(organiser.patch("/api/v1/clubs/home/", {"name": name}, format="json"), "name",
+            "control_character")  # fmt: skip
+    assert db_state() == before
+
+
+def test_free_text_keeps_its_line_breaks_but_a_name_is_one_line(club, organiser, members):
+    from clubs.services.clubs import player_create
+    from core.errors import Invalid
+
+    session = TableSessionFactory(club=club, seated=members)
+    hand_record(session=session, data=PINGHU, user=None)
+    url = f"/api/v1/sessions/{session.pk}/hands/1/"
+    gone = organiser.delete(url, {"reason": "entered twice:\n\tonce by each scorer"},
+                            format="json")  # fmt: skip
+    assert gone.status_code == 200, gone.content
+    with pytest.raises(Invalid) as e:
+        player_create(club=club, name="老\n王")
+    assert e.value.code == "control_character"
+
+
+@pytest.mark.parametrize("character", ["\x00", "\x1b"], ids=repr)
+def test_a_control_character_on_a_page_is_a_readable_400(club, members, character):
+    from django.test import Client
+
+    user = member_login(club, Role.ORGANISER, "page-organiser")
+    session = TableSessionFactory(club=club, seated=members)
+    hand_record(session=session, data=PINGHU, user=None)
+    browser = Client()
+    browser.force_login(user)
+    before = db_state()
+    deleted = browser.post(
+        f"/sessions/{session.pk}/hands/1/delete/", {"reason": f"twice{character}"}
+    )
+    assert deleted.status_code == 400
+    page = deleted.content.decode()
+    assert "invisible control character" in page and "reason" in page
+    added = browser.post("/clubs/home/players/", {"name": f"老{character}王"})
+    assert added.status_code == 400
+    assert db_state() == before
+    assert not Hand.objects.get(session=session).is_deleted
+
+
+def test_the_import_confirmation_with_content_it_cannot_take_is_a_400_not_a_500(club):
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(member_login(club, Role.ORGANISER, "importer"))
+    before = db_state()
+    # longer than the file the page accepts (200 KiB): the confirmation form is invalid
+    answer = browser.post("/clubs/home/import/", {"content": "x" * (200 * 1024 + 1)})
+    assert answer.status_code == 400
+    assert "Choose the file again." in answer.content.decode()
+    assert db_state() == before
+
+
+# --- issue 22, item 7: one bound on a total, page and API ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "total", [1_000_000_001, 2_147_483_647, 10**20, -1_000_000_001, -(10**20)], ids=str
+)
+def test_a_total_past_a_thousand_million_is_refused_on_the_page_and_the_api(
+    club, organiser, members, total
+):
+    """The final-result page stored ±2,147,483,647 (the API refused past ±10^9) and 10^20 was a
+    500; the club's export then failed its own import. One bound, in the service."""
+    from django.test import Client
+
+    session = TableSessionFactory(club=club, seated=members)
+    browser = Client()
+    browser.force_login(member_login(club, Role.SCORER, "page-scorer"))
+    before = db_state()
+    totals = [total, -total, 0, 0]
+    body = {"totals": [{"player": p.pk, "total": t} for p, t in zip(members, totals, strict=True)]}
+    answer = organiser.post(f"/api/v1/sessions/{session.pk}/result/", body, format="json")
+    assert answer.status_code == 400, answer.content
+    form = {f"p{p.pk}": str(t) for p, t in zip(members, totals, strict=True)}
+    page = browser.post(f"/sessions/{session.pk}/result/", form)
+    assert page.status_code == 400
+    assert "at most a thousand million" in page.content.decode()
+    assert db_state() == before
+
+
+def test_a_total_of_a_thousand_million_is_stored_exported_and_imported(club, members):
+    from clubs.services.sessions import session_result_enter
+    from exchange.club_export import club_export
+    from exchange.schema import schema_problems
+
+    session = TableSessionFactory(club=club, seated=members)
+    totals = [1_000_000_000, -1_000_000_000, 0, 0]
+    session_result_enter(
+        session=session,
+        totals=[{"player": p.pk, "total": t} for p, t in zip(members, totals, strict=True)],
+        user=None,
+    )
+    import json
+
+    assert schema_problems(json.loads(json.dumps(club_export(club)))) == []

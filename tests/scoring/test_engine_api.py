@@ -355,3 +355,32 @@ def test_settle_a_declared_hand(api_client):
     response = api_client.post("/api/v1/engine/settle", bad, format="json")
     assert response.status_code == 400
     assert response.json()["errors"][0]["code"] == "wait_missing"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "value", "extras"),
+    [
+        # sbr (RULES §3.7, §3.8 haidi_over_kong_discard: true): 平胡 0 fan; off the last tile,
+        # 海底 replaces 杠上炮: 1 fan, 2^1 = 2 (both would be 2 fan, 2^2 = 4)
+        ("sbr", 2, ["haidi"]),
+        # tfmj2024 (haidi_over_kong_discard: false): both extras stack, 2 fan, 2^2 = 4
+        ("tfmj2024", 4, ["gangshangpao", "haidi"]),
+    ],
+)
+def test_evaluate_lets_haidi_replace_the_kong_discard_where_the_preset_says(
+    api_client, ruleset, value, extras
+):
+    """123456m 234678p 9p won on 9p's discard, the last tile, just after the discarder's kong:
+    the evaluate endpoint valued it 4 under sbr, as settling did not."""
+    body = {
+        "ruleset": ruleset,
+        "concealed": "123456m234678p9p",
+        "winning_tile": "9p",
+        "self_draw": False,
+        "situation": ["kong_discard", "last_tile"],
+    }
+    answer = api_client.post(EVALUATE, body, format="json")
+    assert answer.status_code == 200, answer.content
+    data = answer.json()
+    assert data["value"] == value
+    assert sorted(line["code"] for line in data["lines"] if line["code"] != "pinghu") == extras

@@ -207,9 +207,23 @@ def _parse_kong(c: Collector, ev: dict, i: int, path: str) -> Kong | None:
     same_turn = ev.get("same_turn", True)
     if not isinstance(same_turn, bool):
         c.add("invalid_type", "same_turn is true or false", f"{path}.same_turn")
+    elif "same_turn" in ev and kind in ("concealed", "direct"):
+        c.add(
+            "same_turn_not_added",
+            "same_turn says when an added kong (弯杠) was declared; a concealed or direct kong "
+            "has no such choice: leave it out",
+            f"{path}.same_turn",
+        )
     on_replacement = ev.get("on_replacement", False)
     if not isinstance(on_replacement, bool):
         c.add("invalid_type", "on_replacement is true or false", f"{path}.on_replacement")
+    elif on_replacement and kind == "direct":
+        c.add(
+            "on_replacement_direct_kong",
+            "杠上杠: only a kong made from a replacement tile follows a kong; a direct kong "
+            "(直杠) claims another player's discard",
+            f"{path}.on_replacement",
+        )
     if c.found > before:
         return None
     return Kong(i, seat, kind, tile, from_, same_turn, on_replacement)

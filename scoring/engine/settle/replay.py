@@ -19,6 +19,7 @@ from ..evaluate import (
     evaluate_key,
     single_wait,
     situation_bits,
+    valued_situation,
 )
 from ..melds import MeldGroup
 from ..shapes import TILE_BIT, hand_key
@@ -129,11 +130,7 @@ class Replay:
 
     def haidi_replaces(self, w: Win) -> bool:
         """On a discard win off the last tile, 海底 replaces 杠上炮 (RULES §3.8)."""
-        return (
-            self.r.options.haidi_over_kong_discard
-            and w.from_ is not None
-            and {"last_tile", "kong_discard"} <= w.situation
-        )
+        return valued_situation(self.r, w.situation, w.from_ is None) != w.situation
 
     def win(self, w: Win, path: str) -> None:
         before = self.c.found
@@ -141,7 +138,7 @@ class Replay:
         prev_kong = prev if isinstance(prev, Kong) else None
         refusals.refuse_win(self.c, w, self.rec, self.in_hand, self.n_winners, prev_kong, path)
         # the flags the hand is valued with: 海底 may take 杠上炮's place (checked as given)
-        s = w.situation - {"kong_discard"} if self.haidi_replaces(w) else w.situation
+        s = valued_situation(self.r, w.situation, w.from_ is None)
         # 引杠杠上花 valued as a discard win and paid by the player whose discard was konged
         after_direct = (
             "kong_flower" in s

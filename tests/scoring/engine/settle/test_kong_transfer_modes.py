@@ -447,3 +447,39 @@ def test_chain_split_in_qq_income_moved_is_not_returned_at_the_draw():
     )
     assert d["totals"]["seats"] == [-2, 8, -4, -2]
     assert by_reason(d, "kong_refund") == []
+
+
+# --- what a kong record cannot say (issue 22, item 12) ----------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["sbr", "tfmj2024", "chengdu"])
+def test_a_direct_kong_is_never_on_a_replacement(ruleset):
+    """RULES §4.4, §5: 杠上杠 is a kong made from the replacement tile of one's own kong; a
+    direct kong (直杠) claims another player's discard, so it cannot be one. S2 暗杠 9s, then
+    S2 直杠 7s on S0's discard flagged on_replacement: refused at the flag (it was accepted and
+    the 杠上杠 chain walked through it)."""
+    events = [
+        kong(2, "concealed", "9s"),
+        kong(2, "direct", "7s", frm=0, on_replacement=True),
+    ]
+    found = refusal(lambda: settle(record(ruleset, events)))
+    assert ("on_replacement_direct_kong", "events[1].on_replacement") in found
+
+
+@pytest.mark.parametrize("kind", ["concealed", "direct"])
+@pytest.mark.parametrize("same_turn", [True, False])
+def test_same_turn_belongs_to_an_added_kong_only(kind, same_turn):
+    """``same_turn`` says when a 弯杠 was declared (``added_kong_same_turn``); on a concealed
+    or direct kong it was accepted and ignored: refused, so a scorer learns it means nothing."""
+    event = kong(1, kind, "5p", frm=0 if kind == "direct" else None, same_turn=same_turn)
+    found = refusal(lambda: settle(record("sbr", [event])))
+    assert ("same_turn_not_added", "events[0].same_turn") in found
+    # on an added kong it is what it says
+    assert settle(record("sbr", [kong(1, "added", "5p", same_turn=same_turn)]))
+
+
+def test_a_false_win_that_costs_nothing_is_refused():
+    """RULES §4.9: a 诈胡 costs its offender; ``false_win: 0`` was accepted (a free false win)."""
+    found = refusal(lambda: settle(record(spec("sbr", false_win=0), [])))
+    assert any(code == "invalid_option" or "false_win" in path for code, path in found), found
+    assert settle(record(spec("sbr", false_win=1), []))
