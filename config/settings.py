@@ -185,6 +185,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------------------------
 
+# Every password checked is counted first, whichever door it comes through (core.logins)
+AUTHENTICATION_BACKENDS = ["core.logins.ThrottledModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -243,10 +245,15 @@ _UNTHROTTLED = "1000000/min"
 THROTTLE_ANON = env.str("THROTTLE_ANON", default=_UNTHROTTLED if TESTING else "600/min")
 THROTTLE_USER = env.str("THROTTLE_USER", default=_UNTHROTTLED if TESTING else "6000/min")
 THROTTLE_ENGINE = env.str("THROTTLE_ENGINE", default=_UNTHROTTLED if TESTING else "1200/min")
-# Failed logins (token and admin), per username from one address and per address (core.logins).
+# Passwords tried (token, pages, admin; core.logins): per username from one address, per
+# username from anywhere, and per address whatever the username — far higher, since many
+# people share one address behind a proxy or a router (set NUM_PROXIES behind a proxy).
 THROTTLE_LOGIN = env.str("THROTTLE_LOGIN", default=_UNTHROTTLED if TESTING else "10/min")
+THROTTLE_LOGIN_USERNAME = env.str(
+    "THROTTLE_LOGIN_USERNAME", default=_UNTHROTTLED if TESTING else "30/min"
+)
 THROTTLE_LOGIN_ADDRESS = env.str(
-    "THROTTLE_LOGIN_ADDRESS", default=_UNTHROTTLED if TESTING else "30/min"
+    "THROTTLE_LOGIN_ADDRESS", default=_UNTHROTTLED if TESTING else "300/min"
 )
 
 REST_FRAMEWORK = {

@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
 from core.http import service_error_items
-from core.logins import retry_after, too_many_message
+from core.logins import retry_after, throttled_for, too_many_message
 from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 
 
@@ -32,14 +32,21 @@ def service_error_text(exc: Exception) -> str:
 
 
 class ThrottledLoginForm(AdminAuthenticationForm):
-    """The admin's login form, refusing a login from where it failed too often before its
-    password is tried (``core.logins``; a failure is counted by ``authenticate()`` itself)."""
+    """The admin's login form, refusing a login from where too many were tried
+    (``core.logins``: ``authenticate()`` counts each password it checks)."""
+
+    wait = 0
 
     def clean(self):
-        wait = retry_after(self.request, self.cleaned_data.get("username") or "")
-        if wait:
-            raise ValidationError(too_many_message(wait), code="throttled")
-        return super().clean()
+        self.wait = retry_after(self.request, self.cleaned_data.get("username") or "")
+        if not self.wait:
+            try:
+                return super().clean()
+            except ValidationError:
+                self.wait = throttled_for(self.request)
+                if not self.wait:
+                    raise
+        raise ValidationError(too_many_message(self.wait), code="throttled")
 
 
 admin.site.login_form = ThrottledLoginForm
@@ -52,6 +59,7 @@ def login(request: HttpRequest, extra_context=None) -> HttpResponse:
     form = (getattr(response, "context_data", None) or {}).get("form")
     if form is not None and form.has_error(NON_FIELD_ERRORS, "throttled"):
         response.status_code = 429
+        response["Retry-After"] = str(form.wait)
     return response
 
 

@@ -1,18 +1,26 @@
-"""Login throttling: failed logins counted in the shared cache, and refused when too many.
+"""Login throttling: every password checked is counted first, atomically, in the shared cache.
 
-Every failed ``authenticate()`` counts (``user_login_failed``, sent by django.contrib.auth for
-the API's token login and the admin's form alike) twice: for its username from its address
-(``THROTTLE_LOGIN``, e.g. ``10/min``) and for its address whatever the username
-(``THROTTLE_LOGIN_ADDRESS``). While either count is at its limit, a login from there is
-refused before its password is tried: the token login with a 429 (``LoginThrottle``), the admin
-with its login page, a message and a 429 (``core.admin``). A window starts at its first failure.
+Three counts, each a fixed window that starts at its first attempt: a username from one address
+(``THROTTLE_LOGIN``, ``10/min``), a username from anywhere (``THROTTLE_LOGIN_USERNAME``, guesses
+spread over many addresses) and one address whatever the username
+(``THROTTLE_LOGIN_ADDRESS``, far higher: behind a proxy or a teahouse's one router many people
+share an address, and one of them mistyping must not lock the others out).
+
+The check *is* the count: :func:`reserve` increments the three counters (``incr`` is atomic in
+Redis) before the password is tried and refuses when one passes its limit, so forty tries at
+once check at most the limit's number of passwords; a login that succeeds gives its attempt
+back (:func:`give_back`). That happens inside ``authenticate()`` (:class:`ThrottledModelBackend`),
+the one place every door passes through: the API's token login, the pages' login and the
+admin's. A refused attempt answers 429 with ``Retry-After`` at each of them.
 
 The counts live in the default cache, which is Redis whenever the broker is (``CACHE_URL``):
-every gunicorn worker and every web container sees the same counts.
+every gunicorn worker and every web container shares them. When that Redis is down the cache
+fails open (``core.cache``) and logins are not throttled until it is back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import time
@@ -20,7 +28,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -55,43 +65,92 @@ def client_address(request: HttpRequest | Request) -> str:
 
 def _counters(request: HttpRequest | Request, username: str) -> list[tuple[str, Rate]]:
     address = client_address(request)
-    by_user = hashlib.sha256(f"{username.casefold()}\n{address}".encode()).hexdigest()[:32]
+    name = username.casefold()
+    by_user_here = hashlib.sha256(f"{name}\n{address}".encode()).hexdigest()[:32]
+    by_user = hashlib.sha256(name.encode()).hexdigest()[:32]
     by_address = hashlib.sha256(address.encode()).hexdigest()[:32]
     return [
-        (f"login-failures:user:{by_user}", Rate.parse(settings.THROTTLE_LOGIN)),
-        (f"login-failures:address:{by_address}", Rate.parse(settings.THROTTLE_LOGIN_ADDRESS)),
+        (f"login-attempts:user-address:{by_user_here}", Rate.parse(settings.THROTTLE_LOGIN)),
+        (f"login-attempts:user:{by_user}", Rate.parse(settings.THROTTLE_LOGIN_USERNAME)),
+        (f"login-attempts:address:{by_address}", Rate.parse(settings.THROTTLE_LOGIN_ADDRESS)),
     ]
 
 
-def login_failed(request: HttpRequest | Request, username: str) -> None:
-    """Count one failed login (atomically: ``add`` then ``incr``, shared by every process)."""
+def _wait(key: str, rate: Rate, now: float) -> int:
+    since = cache.get(f"{key}:since", now)
+    return max(1, math.ceil(since + rate.period - now))
+
+
+def _count(key: str, rate: Rate, now: float) -> int:
+    """One more attempt in ``key``'s window (opened now if none is open): the new count."""
+    if cache.add(key, 0, rate.period):
+        cache.set(f"{key}:since", now, rate.period)
+    try:
+        return cache.incr(key)
+    except ValueError:  # its window ended in between: this attempt opens the next
+        cache.add(key, 1, rate.period)
+        cache.set(f"{key}:since", now, rate.period)
+        return 1
+
+
+def _uncount(key: str) -> None:
+    with contextlib.suppress(ValueError):  # its window ended: nothing to give back
+        cache.decr(key)
+
+
+def reserve(request: HttpRequest | Request, username: str) -> int:
+    """Count a login attempt before its password is tried: 0 when it may be tried; otherwise
+    the seconds to wait, and the attempt is not counted (a refused attempt checks nothing)."""
     now = time.time()
+    counted: list[str] = []
     for key, rate in _counters(request, username):
-        cache.add(f"{key}:since", now, rate.period)
-        if not cache.add(key, 1, rate.period):
-            try:
-                cache.incr(key)
-            except ValueError:  # its window ended in between: this failure opens the next
-                cache.add(key, 1, rate.period)
+        counted.append(key)
+        if _count(key, rate, now) > rate.limit:
+            for done in counted:
+                _uncount(done)
+            return _wait(key, rate, now)
+    return 0
+
+
+def give_back(request: HttpRequest | Request, username: str) -> None:
+    """The password was right: its attempt does not count against anyone."""
+    for key, _ in _counters(request, username):
+        _uncount(key)
 
 
 def retry_after(request: HttpRequest | Request, username: str) -> int:
-    """Seconds until a login for ``username`` from this request's address may be tried; 0 when
-    it may be now."""
+    """Seconds until a login for ``username`` from this request's address may be tried (0: it
+    may be now). A look only, counting nothing: the doors ask it first so that a throttled
+    login is answered before its form is even read; :func:`reserve` decides."""
     now = time.time()
     waits = []
     for key, rate in _counters(request, username):
-        counts = cache.get_many([key, f"{key}:since"])
-        if counts.get(key, 0) >= rate.limit:
-            since = counts.get(f"{key}:since", now)
-            waits.append(max(1, math.ceil(since + rate.period - now)))
+        if (cache.get(key) or 0) >= rate.limit:
+            waits.append(_wait(key, rate, now))
     return max(waits, default=0)
 
 
-def count_failure(sender, credentials: Mapping, request=None, **kwargs) -> None:
-    """``user_login_failed`` receiver (connected in ``CoreConfig.ready``)."""
-    if request is not None:
-        login_failed(request, str(credentials.get("username", "")))
+class ThrottledModelBackend(ModelBackend):
+    """Django's backend, counting each password it checks first (:func:`reserve`). A refused
+    attempt stops ``authenticate()`` (which then answers None and sends ``user_login_failed``)
+    and leaves the seconds to wait on the request (``login_throttled``) for its door's 429."""
+
+    def authenticate(self, request, username=None, password=None, **kwargs):
+        if request is None or username is None:
+            return super().authenticate(request, username, password, **kwargs)
+        wait = reserve(request, str(username))
+        if wait:
+            request.login_throttled = wait
+            raise PermissionDenied
+        user = super().authenticate(request, username, password, **kwargs)
+        if user is not None:
+            give_back(request, str(username))
+        return user
+
+
+def throttled_for(request: HttpRequest | Request | None) -> int:
+    """The seconds a refused login on this request must wait (0: it was not refused)."""
+    return getattr(request, "login_throttled", 0) if request is not None else 0
 
 
 def too_many_message(wait: int) -> str:
@@ -99,8 +158,8 @@ def too_many_message(wait: int) -> str:
 
 
 class LoginThrottle(BaseThrottle):
-    """DRF throttle of a login view: refuses while its username and address, or its address,
-    failed too often (429 with ``Retry-After``)."""
+    """DRF throttle of a login view: refuses while its username and address, its username or
+    its address have failed too often (429 with ``Retry-After``)."""
 
     def allow_request(self, request: Request, view) -> bool:
         data = request.data

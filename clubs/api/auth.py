@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import NotAuthenticated, Throttled, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,7 +13,7 @@ from rest_framework.settings import api_settings
 from clubs.selectors import user_clubs
 from clubs.serializers import MeClubSerializer, PlayerRefSerializer
 from core.api import BaseView
-from core.logins import LoginThrottle
+from core.logins import LoginThrottle, throttled_for
 from core.tokens import api_tokens_revoke
 
 
@@ -43,6 +43,15 @@ class TokenView(ObtainAuthToken):
     # JSON), plus the failed-login throttle.
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     throttle_classes = [*api_settings.DEFAULT_THROTTLE_CLASSES, LoginThrottle]
+
+    def post(self, request: Request, *args, **kwargs) -> Response:
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # refused before its password was tried (core.logins): a 429, not a wrong password
+            if wait := throttled_for(request):
+                raise Throttled(wait) from None
+            raise
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request) -> Response:

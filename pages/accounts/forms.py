@@ -8,21 +8,30 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.logins import retry_after
+from core.logins import retry_after, throttled_for
 
 
 class LoginForm(AuthenticationForm):
-    """Django's login form, refusing a login from where it failed too often before its password
-    is tried (``core.logins`` counts each failure, as for the API and the admin)."""
+    """Django's login form, refusing a login from where too many were tried (``core.logins``
+    counts each password checked, as for the API and the admin). ``wait``: the seconds a
+    refused login must wait (its page's ``Retry-After``)."""
+
+    wait = 0
 
     def clean(self):
-        wait = retry_after(self.request, self.cleaned_data.get("username") or "")
-        if wait:
-            raise ValidationError(
-                gettext("Too many failed logins; try again in %(wait)s seconds.") % {"wait": wait},
-                code="throttled",
-            )
-        return super().clean()
+        username = self.cleaned_data.get("username") or ""
+        self.wait = retry_after(self.request, username)
+        if not self.wait:
+            try:
+                return super().clean()
+            except ValidationError:
+                self.wait = throttled_for(self.request)
+                if not self.wait:
+                    raise
+        raise ValidationError(
+            gettext("Too many failed logins; try again in %(wait)s seconds.") % {"wait": self.wait},
+            code="throttled",
+        )
 
 
 class SignupForm(UserCreationForm):

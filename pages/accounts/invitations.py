@@ -25,7 +25,7 @@ from core.errors import ServiceError
 from pages.accounts.forms import SignupForm
 from pages.base import ERROR_TEXT, ROLE_TEXT, error_messages
 
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "core.logins.ThrottledModelBackend"
 
 
 def _closed(request: HttpRequest, inv: Invitation | None, code: str) -> HttpResponse:

@@ -36,6 +36,7 @@ class LoginView(auth_views.LoginView):
         response = super().form_invalid(form)
         if form.has_error(NON_FIELD_ERRORS, "throttled"):
             response.status_code = 429
+            response["Retry-After"] = str(form.wait)
         return response
 
 
@@ -86,7 +87,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        auth_login(request, user, backend="core.logins.ThrottledModelBackend")
         messages.success(request, _("Welcome, %(name)s.") % {"name": user.username})
         return redirect(_next_url(request))
     return render(request, "pages/accounts/signup.html", {"form": form, "next": _next_url(request)})

@@ -88,7 +88,8 @@ def test_a_database_down_is_503(client, staff, monkeypatch, eager):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {
-        "status": "down", "database": "down", "broker": "eager", "workers": "eager", "cache": "local"
+        "status": "down", "database": "down", "broker": "eager", "workers": "eager",
+        "cache": "local",
     }  # fmt: skip
     details = staff.get("/healthz").json()["details"]
     assert details["database"].startswith("OperationalError")
