@@ -86,6 +86,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First, so it sees every answer: JSON errors under /api/ whatever DEBUG says.
     "core.middleware.ApiErrorsMiddleware",
+    "core.middleware.ContentSecurityPolicyMiddleware",
     "core.middleware.RequestBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -230,6 +231,26 @@ STORAGES = {
 # even with DEBUG off); production serves only the collected, hashed files.
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = DEBUG and not PRODUCTION
+
+# --- Content Security Policy --------------------------------------------------------------------
+
+# The pages load scripts and styles from this site only and run nothing inline (no inline
+# script, no style attribute): an injected tag or handler does nothing. Tiles, charts and QR
+# codes are inline SVG elements, allowed as markup; data: images are the favicon's and the
+# QR codes' only other form.
+CSP_PAGES = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+# The admin and the API's browsable pages and docs are rendered by Django and the API's
+# libraries with inline script and style: this site only, inline allowed.
+CSP_TOOLS = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+CSP_TOOLS_PREFIXES = ["/admin/", "/api/"]
 
 # --- Request limits -----------------------------------------------------------------------------
 

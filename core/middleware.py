@@ -114,3 +114,25 @@ class ControlCharactersMiddleware:
                 items = [problem(field, text.CODE, text.message_for(character))]
                 return exception_response(ErrorItems(items, 400))
         return self.get_response(request)
+
+
+class ContentSecurityPolicyMiddleware:
+    """Every HTML page says where its scripts, styles and images may come from: this site only,
+    nothing inline (``settings.CSP_PAGES``), so an injected ``<script>`` or ``onclick`` never
+    runs. The operators' tools under ``CSP_TOOLS_PREFIXES`` (the admin, the browsable API and
+    its docs, which Django and the API's libraries render with inline script and style) get
+    ``CSP_TOOLS``, still this site only. A response that sets its own policy (a share card)
+    keeps it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Content-Security-Policy" in response:
+            return response
+        if not response.get("Content-Type", "").startswith("text/html"):
+            return response
+        tool = request.path.startswith(tuple(settings.CSP_TOOLS_PREFIXES))
+        response["Content-Security-Policy"] = settings.CSP_TOOLS if tool else settings.CSP_PAGES
+        return response

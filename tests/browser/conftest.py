@@ -5,6 +5,10 @@ local run skips these tests and says so; under CI (``CI`` set, where ``.ci/run``
 ``chromium`` package) a missing browser is a failure, never a skip.
 
 Each step's screenshot is saved under ``tests/artifacts/`` (ignored by git): look at them.
+
+Every page runs under the site's Content-Security-Policy: a violation the browser reports (an
+inline script or style attribute the policy refuses, a script from elsewhere) fails the test
+that caused it.
 """
 
 from __future__ import annotations
@@ -31,6 +35,37 @@ def chromium_path() -> str | None:
     return path if Path(path).exists() else shutil.which("chromium")
 
 
+class WatchedBrowser:
+    """The browser, whose every context reports Content-Security-Policy violations."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+        self.violations: list[str] = []
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+    def _watch(self, message) -> None:
+        if "Content Security Policy" in message.text:
+            self.violations.append(f"{message.location.get('url', '')}: {message.text}")
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.on("console", self._watch)
+        return context
+
+
+@pytest.fixture(autouse=True)
+def _no_csp_violations(request) -> Iterator:
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    watched = request.getfixturevalue("browser")
+    watched.violations.clear()
+    yield
+    assert watched.violations == [], "the page broke its Content-Security-Policy"
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator:
     path = chromium_path()
@@ -44,7 +79,7 @@ def browser() -> Iterator:
         browser = pw.chromium.launch(
             executable_path=path, args=["--no-sandbox", "--disable-dev-shm-usage"]
         )
-        yield browser
+        yield WatchedBrowser(browser)
         browser.close()
 
 

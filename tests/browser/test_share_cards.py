@@ -42,7 +42,7 @@ def test_the_evening_card_on_a_phone_and_as_an_image(phone, browser, live_server
     page.goto(page.base_url + reverse("page-club-evening", args=[club.slug, day]))
     preview = page.locator(".share-card img")
     preview.scroll_into_view_if_needed()
-    page.wait_for_function("document.querySelector('.share-card img').naturalWidth > 0")
+    page.wait_for_function("() => document.querySelector('.share-card img').naturalWidth > 0")
     assert page.evaluate("document.querySelector('.share-card img').naturalWidth") == 1080
     shots(page, "evening page with its card")
     page.goto(page.base_url + reverse("page-session", args=[session.pk]))

@@ -110,7 +110,9 @@ def test_a_scorer_keeps_a_xuezhan_table_on_a_phone(phone, shots):
     # the field holds the hand without the winning tile: the 14th typed goes to its own field
     assert page.locator("#id_w1_tiles").input_value() == "123456789m1123p"
     assert page.locator("#id_w1_tiles_win").input_value() == "4p"
-    page.wait_for_function("document.querySelector('#winner-1 .tp-result').dataset.kind === 'win'")
+    page.wait_for_function(
+        "() => document.querySelector('#winner-1 .tp-result').dataset.kind === 'win'"
+    )
     assert "-1" not in w1.locator(".tp-result").inner_text()
     w2 = page.locator("#winner-2")
     w2.locator("> summary").click()

@@ -32,12 +32,12 @@ def test_a_scorer_taps_a_full_flush_and_sees_its_value(phone, shots):
         tap(page, tile)
     result = picker.locator(".tp-result")
     # 13 tiles: the engine lists the waits (1112345678999m waits on every 万)
-    page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'waits'")
+    page.wait_for_function("() => document.querySelector('.tp-result').dataset.kind === 'waits'")
     assert result.inner_text().startswith("听")
     assert result.locator(".tp-waits li").count() == 9
     shots(page, "thirteen tiles waits")
     tap(page, HAND[13])
-    page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'win'")
+    page.wait_for_function("() => document.querySelector('.tp-result').dataset.kind === 'win'")
     text = result.inner_text()
     assert "清一色" in text
     assert "清一色 3番 + 1根 = 4番 → 8" in text
@@ -65,7 +65,7 @@ def test_an_invalid_hand_shows_the_engine_message(phone, shots):
     page.goto(page.base_url + "/tiles/")
     field = page.locator("#id_hand")
     field.fill("123m45x")
-    page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'error'")
+    page.wait_for_function("() => document.querySelector('.tp-result').dataset.kind === 'error'")
     # the engine's own message (scoring/engine/tiles.py), not a page's guess
     assert "unexpected character 'x' at position 6" in page.locator(".tp-result").inner_text()
     # and what to do, in the page's language
@@ -90,7 +90,7 @@ def test_an_invalid_hand_shows_the_engine_message(phone, shots):
         "9m",
     ]:
         tap(page, tile)
-    page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'not-win'")
+    page.wait_for_function("() => document.querySelector('.tp-result').dataset.kind === 'not-win'")
     assert "缺一门" in page.locator(".tp-result").inner_text()
     shots(page, "three suits")
 
@@ -98,7 +98,7 @@ def test_an_invalid_hand_shows_the_engine_message(phone, shots):
 def test_two_pickers_on_one_page_work_apart(phone, shots, settings):
     page = phone
     page.goto(page.base_url + "/tiles/?hand=123m456m789m11p23p&win=4p")
-    page.wait_for_function("document.querySelector('.tp-result').dataset.kind === 'win'")
+    page.wait_for_function("() => document.querySelector('.tp-result').dataset.kind === 'win'")
     # a second picker, as the table page has one per winner
     page.evaluate(
         """() => {

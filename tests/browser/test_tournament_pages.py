@@ -176,7 +176,7 @@ def test_the_projector_in_the_hall(browser, live_server, shots, in_process_tasks
     shots(page, "standings")
 
     # it scrolls by itself (sixteen rows do not fit)
-    page.wait_for_function("document.getElementById('proj-scroll').scrollTop > 40")
+    page.wait_for_function("() => document.getElementById('proj-scroll').scrollTop > 40")
     shots(page, "standings scrolled")
 
     # a result comes in: the board reads it on its next refresh, without a reload

@@ -142,3 +142,15 @@ def test_malformed_json_is_still_a_parse_error(json_errors):
 def test_nesting_is_counted_in_containers(data, deepest):
     assert not nesting_exceeds(data, deepest)
     assert nesting_exceeds(data, deepest - 1) is (deepest > 0)
+
+
+def test_every_page_sends_its_content_security_policy(client, db):
+    """Pages load scripts and styles from the site only and run nothing inline; the admin and
+    the API's own pages (rendered by their libraries) allow inline, still from the site only;
+    JSON has none; a share card keeps its own."""
+    page = client.get("/")
+    policy = page["Content-Security-Policy"]
+    assert "script-src 'self';" in policy and "style-src 'self';" in policy
+    assert "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" in client.get("/admin/login/")["Content-Security-Policy"]
+    assert "Content-Security-Policy" not in client.get("/api/v1/rulesets/")

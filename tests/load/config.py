@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -100,21 +102,44 @@ def parse(argv: list[str] | None = None) -> Config:
                    help="seconds a client waits between its requests")  # fmt: skip
     p.add_argument("--workers", type=int, default=defaults.gunicorn_workers,
                    help="gunicorn sync workers")  # fmt: skip
-    p.add_argument("--database", default=defaults.database,
-                   help="the run's PostgreSQL database (dropped and created afresh)")  # fmt: skip
+    p.add_argument(
+        "--database",
+        default=defaults.database,
+        help="the run's PostgreSQL database, any name (dropped and created afresh; refused "
+        "when in use, when it is DATABASE_URL's or PostgreSQL's own)",
+    )
     p.add_argument("--postgres", default=defaults.postgres, help="the server (libpq string)")
     p.add_argument("--redis", default=defaults.redis,
-                   help="the run's own Redis database (emptied first and last)")  # fmt: skip
+                   help="the run's own Redis database as a URL, e.g. redis://127.0.0.1:6379/5 "
+                        "(emptied first and last)")  # fmt: skip
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--keep", action="store_true",
                    help="keep the database and the logs afterwards")  # fmt: skip
     args = p.parse_args(argv)
     if args.scorers < 4:
         p.error("--scorers: at least 4 (a pair racing, a tournament table, a table of its own)")
-    if not args.database.startswith("xuezhan_load"):
-        p.error("--database: the name starts with xuezhan_load (the run drops it)")
+    if why := database_refusal(args.database, os.environ.get("DATABASE_URL", "")):
+        p.error(f"--database: {why}")
     return Config(
         seconds=args.seconds, scorers=args.scorers, readers=args.readers, pause=args.pause,
         gunicorn_workers=args.workers, database=args.database, postgres=args.postgres,
         redis=args.redis, seed=args.seed, keep=args.keep,
     )  # fmt: skip
+
+
+#: databases PostgreSQL itself needs: never the run's
+SYSTEM_DATABASES = frozenset({"postgres", "template0", "template1"})
+
+
+def database_refusal(name: str, app_database_url: str) -> str | None:
+    """Why ``name`` may not be the run's database (the run drops it), or None. Any name is
+    taken but PostgreSQL's own and the application's (``DATABASE_URL``); one in use is refused
+    when the run starts (``run.in_use``)."""
+    if not name or len(name) > 63:
+        return "a PostgreSQL database name of 1 to 63 characters"
+    if name in SYSTEM_DATABASES:
+        return f"{name} is PostgreSQL's own database"
+    app = urlsplit(app_database_url).path.lstrip("/") if app_database_url else ""
+    if app and name == app:
+        return f"{name} is the application's database (DATABASE_URL): the run would drop it"
+    return None
