@@ -389,6 +389,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # sent by Celery beat's sweep (core.outbox): run beat once (`celery -A config beat`, or a worker
 # with -B). "direct" publishes on commit instead: make bench's reference only.
 JOBS_DELIVERY = env.str("JOBS_DELIVERY", default="outbox")
+# An outbox message stays until its task is done; one sent this long ago (seconds) and still
+# not done is sent again (the broker lost it: Redis restarted without its data). Longer than
+# the visibility timeout, after which the broker itself gives an unacknowledged task back.
+OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=180.0)
 if JOBS_DELIVERY not in {"outbox", "direct"}:
     raise ImproperlyConfigured(f"JOBS_DELIVERY must be 'outbox' or 'direct', not {JOBS_DELIVERY!r}")
 CELERY_BEAT_SCHEDULE = {

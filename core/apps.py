@@ -15,5 +15,11 @@ class CoreConfig(AppConfig):
         # start): jobs are queued by name (``core.jobs.job_queue``), so that a service never
         # imports the task module that calls it.
         current_app.autodiscover_tasks(force=True)
+        # An outbox message goes when the task it asked for is done (core.outbox).
+        from celery.signals import task_success
+
+        from core.outbox import task_done
+
+        task_success.connect(task_done, weak=False, dispatch_uid="core.outbox")
         # A PostgreSQL connection that stops answering fails, not hangs (core.db).
         connection_created.connect(bound_answers, dispatch_uid="core.db")

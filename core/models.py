@@ -80,19 +80,30 @@ class TaskRecord(models.Model):
 class OutboxMessage(models.Model):
     """A Celery task a write asked for, stored in the write's own transaction and sent to the
     broker by a sweep (``core.outbox``): nothing a client was told is done waits on the broker
-    being up."""
+    being up. It stays until its task has run to the end, so a broker that loses the task
+    (Redis restarted empty) only delays it: the sweep sends it again."""
 
     task = models.CharField(max_length=100, help_text="the Celery task's name")
     args = models.JSONField(default=list)
-    task_id = models.UUIDField(null=True, blank=True, help_text="the job record's id, if any")
+    task_id = models.UUIDField(
+        null=True, blank=True,
+        help_text="the Celery task id it is sent with: the job record's, or one of its own",
+    )  # fmt: skip
     not_before = models.DateTimeField(help_text="sent once this time has passed")
     created_at = models.DateTimeField(auto_now_add=True)
     attempts = models.PositiveIntegerField(default=0, help_text="sends the broker refused")
     last_error = models.CharField(max_length=300, blank=True)
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="last sent; the row stays until its task is done"
+    )
+    deliveries = models.PositiveIntegerField(default=0, help_text="times sent to the broker")
 
     class Meta:
         ordering = ["pk"]
-        indexes = [models.Index(fields=["not_before"], name="outbox_due")]
+        indexes = [
+            models.Index(fields=["not_before"], name="outbox_due"),
+            models.Index(fields=["task_id"], name="outbox_task"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"

@@ -4,8 +4,15 @@ A request never talks to the broker. :func:`enqueue` writes an :class:`~core.mod
 in the caller's transaction, so the write and its follow-up (a session's totals, a tournament's
 standings or seating) are committed together or not at all, whether the broker answers or not;
 :func:`deliver` (the ``core.deliver_outbox`` task, which Celery beat runs every second) sends
-what is due and deletes what it sent. A broker that is down leaves the messages where they are
-until it is back. Delivery is at least once: the tasks sent this way are safe to repeat.
+what is due, each with a task id of its own, and marks it sent. A broker that is down leaves
+the messages where they are until it is back.
+
+A message stays until its task has run to the end (:func:`task_done`, on Celery's
+``task_success``): a broker that lost it — Redis restarted without its data, the task queued or
+taken and never acknowledged — only delays it, since the sweep sends a message again once it
+has been out for ``OUTBOX_REDELIVER_SECONDS`` without being done (at most
+``MAX_DELIVERIES`` times; one still there after that is a task that keeps failing, shown by
+``manage.py outbox``). Delivery is at least once: the tasks sent this way are safe to repeat.
 
 Without a broker (tasks run eagerly, in-process) the same row is written and delivered as soon
 as the transaction commits: the task runs then, as it would have on a worker, and a write costs
@@ -16,19 +23,22 @@ outage then fails the request that committed).
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from core.models import OutboxMessage
 
 #: how many messages one sweep sends at most
 BATCH = 500
+#: how many times a message is sent at most (a task that fails every time stays, unsent)
+MAX_DELIVERIES = 5
 
 
 def enqueue(
@@ -41,8 +51,10 @@ def enqueue(
         transaction.on_commit(lambda: signature.apply_async(task_id=task_id, countdown=countdown))
         return
     due = timezone.now() + timedelta(seconds=countdown or 0)
+    # the task id is the row's from the start: its task, done, finds the row by it, even
+    # before the sweep that sent it has committed
     message = OutboxMessage.objects.create(
-        task=task, args=list(args), task_id=task_id, not_before=due
+        task=task, args=list(args), task_id=task_id or uuid.uuid4(), not_before=due
     )
     if current_app.conf.task_always_eager:
         transaction.on_commit(lambda: _run_now(message))
@@ -58,28 +70,49 @@ def _run_now(message: OutboxMessage) -> None:
 
 
 def deliver(limit: int = BATCH) -> int:
-    """Send the messages that are due, oldest first; returns how many were sent.
+    """Send the messages that are due, and those sent long ago whose task never finished,
+    oldest first; returns how many were sent.
 
     Messages are taken under a lock that other sweeps skip, so sweeps may run side by side. A
     message the broker refuses stays, with the error, and the sweep stops: the broker is down,
     the next sweep tries again."""
-    sent: list[int] = []
+    now = timezone.now()
+    lost = now - timedelta(seconds=settings.OUTBOX_REDELIVER_SECONDS)
+    sent: list[OutboxMessage] = []
     with transaction.atomic():
         due = (
             OutboxMessage.objects.select_for_update(skip_locked=True)
-            .filter(not_before__lte=timezone.now())
+            .filter(
+                Q(sent_at=None, not_before__lte=now)
+                | Q(sent_at__lte=lost, deliveries__lt=MAX_DELIVERIES)
+            )
             .order_by("pk")[:limit]
         )
         for message in due:
+            if message.task_id is None:  # a row older than task ids of their own
+                message.task_id = uuid.uuid4()
             try:
                 current_app.signature(message.task, args=message.args).apply_async(
-                    task_id=None if message.task_id is None else str(message.task_id)
+                    task_id=str(message.task_id)
                 )
             except Exception as e:  # noqa: BLE001 - any failure: the broker cannot take it now
                 OutboxMessage.objects.filter(pk=message.pk).update(
                     attempts=F("attempts") + 1, last_error=f"{type(e).__name__}: {e}"[:300]
                 )
                 break
-            sent.append(message.pk)
-        OutboxMessage.objects.filter(pk__in=sent).delete()
+            message.sent_at = now
+            message.deliveries += 1
+            sent.append(message)
+        OutboxMessage.objects.bulk_update(sent, ["task_id", "sent_at", "deliveries"])
     return len(sent)
+
+
+def task_done(sender=None, **kwargs) -> None:
+    """Celery's ``task_success`` (connected in ``CoreConfig.ready``): the message that asked for
+    this task is done with."""
+    task_id = getattr(getattr(sender, "request", None), "id", None)
+    try:
+        done = uuid.UUID(str(task_id))
+    except ValueError:  # a task sent some other way: no message of ours
+        return
+    OutboxMessage.objects.filter(task_id=done).delete()

@@ -50,6 +50,15 @@ def test_database_volume(compose, services):
     assert any(v.startswith("pgdata:") for v in services["postgres"]["volumes"])
 
 
+def test_redis_keeps_its_queues_across_a_restart(compose, services):
+    """Redis ran without persistence: a restart lost every queued follow-up. It keeps an
+    append-only file on a volume of its own."""
+    command = services["redis"]["command"]
+    assert command[command.index("--appendonly") + 1] == "yes"
+    assert "redisdata" in compose["volumes"]
+    assert any(v.startswith("redisdata:/data") for v in services["redis"]["volumes"])
+
+
 @pytest.mark.parametrize("name", ["web", "worker", "beat"])
 def test_app_env_wiring(services, name):
     env = env_of(services[name])
