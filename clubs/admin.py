@@ -35,10 +35,9 @@ from clubs.models import (
 from clubs.services.hands import hand_delete
 from clubs.services.sessions import session_close, session_reopen
 from clubs.signals import club_changed
-from clubs.tasks import session_changed
+from clubs.tasks import follow_session
 from core.admin import ReadOnlyAdminMixin, ReadOnlyInline, pretty_json, service_error_text
 from core.errors import ServiceError
-from core.outbox import enqueue
 
 
 def party(player, bettor) -> str:
@@ -264,7 +263,7 @@ class TableSessionAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change and "started_at" in form.changed_data:
             # a finished session's lines, ratings and awards carry when it was played
-            enqueue(session_changed.name, obj.pk)
+            follow_session(obj.pk)
 
     @admin.display(description="players")
     def players(self, obj: TableSession) -> str:

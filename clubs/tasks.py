@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from clubs import signals
 from clubs.models import TableSession
 from clubs.selectors import session_totals
+from core.outbox import enqueue
 from core.workers import SAFE_TO_REPEAT
 
 
@@ -18,3 +20,10 @@ def session_changed(session_id: int) -> dict[str, int]:
     totals = session_totals(session_id=session_id)
     signals.session_changed.send(sender=TableSession, session_id=session_id)
     return {str(pid): total for pid, total in totals.players.items()}
+
+
+def follow_session(session_id: int) -> None:
+    """Queue :func:`session_changed` in the caller's transaction (the outbox): every write to
+    a session calls this. Writes within ``FOLLOW_UP_COALESCE_SECONDS`` of each other share
+    one task (``core.outbox.enqueue``'s ``coalesce``)."""
+    enqueue(session_changed.name, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)

@@ -393,6 +393,9 @@ JOBS_DELIVERY = env.str("JOBS_DELIVERY", default="outbox")
 # not done is sent again (the broker lost it: Redis restarted without its data). Longer than
 # the visibility timeout, after which the broker itself gives an unacknowledged task back.
 OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=180.0)
+# A table's follow-ups (its totals, then its ratings and lines) wait this long (seconds) and
+# what is asked again meanwhile joins them: one task per busy table, not one per hand.
+FOLLOW_UP_COALESCE_SECONDS = env.float("FOLLOW_UP_COALESCE_SECONDS", default=1.0)
 if JOBS_DELIVERY not in {"outbox", "direct"}:
     raise ImproperlyConfigured(f"JOBS_DELIVERY must be 'outbox' or 'direct', not {JOBS_DELIVERY!r}")
 CELERY_BEAT_SCHEDULE = {
@@ -403,6 +406,20 @@ CELERY_BEAT_SCHEDULE = {
     },
     "purge-idempotency-keys": {"task": "core.purge_idempotency_keys", "schedule": 3600.0},
 }
+
+# Named queues, the tables' work first: a table's totals and a tournament's standings and
+# seatings ("tables") before ratings, statistics and awards ("ratings"), the sweep and the rest
+# on Celery's default queue. A worker consumes them as `-Q tables,celery,ratings`, and takes
+# from the first queue that has work (``queue_order_strategy: priority``). Off by default: a
+# worker started without -Q (the quick start, the tests) serves the default queue only.
+CELERY_NAMED_QUEUES = env.bool("CELERY_NAMED_QUEUES", default=False)
+if CELERY_NAMED_QUEUES:
+    CELERY_TASK_ROUTES = {
+        "clubs.*": {"queue": "tables"},
+        "tournaments.*": {"queue": "tables"},
+        "ratings.*": {"queue": "ratings"},
+    }
+    CELERY_BROKER_TRANSPORT_OPTIONS["queue_order_strategy"] = "priority"
 
 # --- Health check -------------------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils.module_loading import module_has_submodule
 
-from core.models import OutboxMessage
+from core.models import OutboxMessage, TaskRecord
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,16 @@ def each_task_once() -> Iterator[None]:
         yield
         while queued := list(OutboxMessage.objects.filter(pk__gt=served).order_by("pk")):
             seen = set()  # once a round: a task asked for again by a later round runs again
+            # a job's message is its own (its record waits for it); the others' ids are theirs
+            # alone and say nothing of the work
+            jobs = set(
+                TaskRecord.objects.filter(pk__in=[m.task_id for m in queued]).values_list(
+                    "pk", flat=True
+                )
+            )
             for message in queued:
-                key = (message.task, json.dumps(message.args), message.task_id)
+                job = message.task_id if message.task_id in jobs else None
+                key = (message.task, json.dumps(message.args), job)
                 if key not in seen:
                     seen.add(key)
                     task_id = None if message.task_id is None else str(message.task_id)

@@ -42,15 +42,33 @@ MAX_DELIVERIES = 5
 
 
 def enqueue(
-    task: str, *args: Any, task_id: str | None = None, countdown: float | None = None
+    task: str,
+    *args: Any,
+    task_id: str | None = None,
+    countdown: float | None = None,
+    coalesce: float | None = None,
 ) -> None:
     """Ask for the Celery task named ``task`` with ``args``, once the current transaction
-    commits (``countdown``: not before that many seconds after)."""
+    commits (``countdown``: not before that many seconds after).
+
+    ``coalesce`` (seconds): a follow-up that only has to see the latest state (a table's
+    totals, its ratings) waits that long, and what is asked again for the same task and
+    arguments meanwhile joins it: a busy table's ten hands in a few seconds make one task, not
+    ten. Joining locks the waiting message until this transaction commits, so the sweep never
+    sends it before the change it now also covers is there to read."""
     if settings.JOBS_DELIVERY == "direct":
         signature = current_app.signature(task, args=args)
         transaction.on_commit(lambda: signature.apply_async(task_id=task_id, countdown=countdown))
         return
-    due = timezone.now() + timedelta(seconds=countdown or 0)
+    now = timezone.now()
+    if coalesce and not current_app.conf.task_always_eager:
+        joined = OutboxMessage.objects.filter(
+            task=task, args=list(args), sent_at=None, not_before__gt=now
+        ).update(not_before=F("not_before"))  # a no-op that takes the row's lock
+        if joined:
+            return
+        countdown = max(countdown or 0, coalesce)
+    due = now + timedelta(seconds=countdown or 0)
     # the task id is the row's from the start: its task, done, finds the row by it, even
     # before the sweep that sent it has committed
     message = OutboxMessage.objects.create(

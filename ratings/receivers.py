@@ -3,6 +3,7 @@ club's time zone changed → its awards' seasons follow."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import transaction
 
 from core.outbox import enqueue
@@ -14,7 +15,7 @@ AWARDS_TASK = "ratings.refresh_awards"
 
 def ratings_follow_session(*, session_id: int, **_) -> None:
     with transaction.atomic():
-        enqueue(REFRESH_TASK, session_id)
+        enqueue(REFRESH_TASK, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
 
 
 def awards_follow_club(*, club_id: int, fields: frozenset[str], **_) -> None:

@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
@@ -48,6 +49,7 @@ from ratings.models import (
     ALL_TIME,
     AwardHolder,
     Rating,
+    RatingChange,
     RatingPool,
     RatingSystem,
     SessionLine,
@@ -161,7 +163,8 @@ def _awards_follow(outcome: SessionOutcome, was: datetime | None) -> None:
         return
     zone = ZoneInfo(Club.objects.values_list("time_zone", flat=True).get(pk=outcome.club_id))
     for year in sorted({m.astimezone(zone).year for m in moments}):
-        enqueue(AWARDS_TASK, outcome.club_id, year)
+        # a club's evening closes many tables at once: one rewrite of its season serves them
+        enqueue(AWARDS_TASK, outcome.club_id, year, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
 
 
 # --- rating a pool ---------------------------------------------------------------------------
@@ -247,6 +250,8 @@ def session_refresh(*, session_id: int) -> dict[str, Any]:
     club_id = session_club_id(session_id)
     if club_id is None:  # deleted since (a table opened by mistake): nothing was rated
         return {"session": session_id, "rated": 0}
+    if _nothing_to_refresh(session_id):
+        return {"session": session_id, "rated": 0}
     tournament_id = tournament_of_session(session_id)
     with transaction.atomic():
         pool = _pool_locked(club_id, tournament_id)
@@ -274,6 +279,20 @@ def session_refresh(*, session_id: int) -> dict[str, Any]:
             return {"session": session_id, "rated": 0}
         key = outcome.key if rated_at is None else min(outcome.key, (rated_at, session_id))
         return {"session": session_id, "rated": _replay(pool, key)}
+
+
+def _nothing_to_refresh(session_id: int) -> bool:
+    """A table still being played that never had lines nor a rating (most hands of an
+    evening): its refresh would write nothing. Told without the pool's lock, which serialises
+    a club's refreshes: should the table finish meanwhile, the write that finishes it queues a
+    refresh of its own."""
+    outcome = session_outcome(session_id)
+    return (
+        outcome is not None
+        and not outcome.finished
+        and not SessionLine.objects.filter(session_id=session_id).exists()
+        and not RatingChange.objects.filter(session_id=session_id).exists()
+    )
 
 
 def _recompute_locked(pool: RatingPool) -> int:

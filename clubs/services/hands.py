@@ -25,9 +25,8 @@ from clubs.limits import HAND_NUMBER
 from clubs.models import Hand, HandRevision, TableSession
 from clubs.selectors import HandView, PaymentRow, Table
 from clubs.services.sessions import require_open
-from clubs.tasks import session_changed
+from clubs.tasks import follow_session
 from core.errors import Conflict, Invalid, problem
-from core.outbox import enqueue
 from core.text import clean_text
 from scoring.engine.settle import Settlement
 from scoring.services import hand_settle, same_rules
@@ -166,7 +165,7 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         changes=sorted(record),
         changed_by=user,
     )
-    enqueue(session_changed.name, session.pk)
+    follow_session(session.pk)
     return HandView(hand, payments)
 
 
@@ -250,7 +249,7 @@ def hand_correct(
         reason=reason,
         changed_by=user,
     )
-    enqueue(session_changed.name, hand.session_id)
+    follow_session(hand.session_id)
     return hand
 
 
@@ -273,5 +272,5 @@ def hand_delete(*, hand: Hand, reason: str, user) -> Hand:
         reason=hand.deleted_reason,
         changed_by=user,
     )
-    enqueue(session_changed.name, hand.session_id)
+    follow_session(hand.session_id)
     return hand

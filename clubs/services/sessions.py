@@ -15,9 +15,8 @@ from django.utils import timezone
 
 from clubs.limits import SCORE
 from clubs.models import Bettor, Club, Player, Seat, SessionResult, TableSession
-from clubs.tasks import session_changed
+from clubs.tasks import follow_session
 from core.errors import Conflict, Invalid, problem
-from core.outbox import enqueue
 from scoring.services import ruleset_snapshot_get_or_create
 
 
@@ -150,7 +149,7 @@ def session_close(*, session: TableSession) -> TableSession:
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
         # a closed session is finished: what is built on finished sessions follows (ratings)
-        enqueue(session_changed.name, session.pk)
+        follow_session(session.pk)
     return session
 
 
@@ -164,7 +163,7 @@ def session_reopen(*, session: TableSession) -> TableSession:
         session.status = TableSession.Status.OPEN
         session.closed_at = None
         session.save(update_fields=["status", "closed_at"])
-        enqueue(session_changed.name, session.pk)
+        follow_session(session.pk)
     return session
 
 
@@ -257,4 +256,4 @@ def session_result_enter(
         raise Invalid(problems)
     session.results.all().delete()
     SessionResult.objects.bulk_create(rows)
-    enqueue(session_changed.name, session.pk)
+    follow_session(session.pk)

@@ -84,7 +84,9 @@ def test_writes_while_the_broker_is_down_get_their_success_answer(broker_down):
     waiting = list(OutboxMessage.objects.values_list("task", flat=True))
     assert waiting == ["clubs.session_changed", "clubs.session_changed",
                        "tournaments.generate_seating"]  # fmt: skip
-    # the sweep cannot send them either: they stay, with the reason
+    # the sweep cannot send them either (once their coalescing wait is over): they stay,
+    # with the reason
+    OutboxMessage.objects.update(not_before=timezone.now())
     assert outbox.deliver() == 0
     first = OutboxMessage.objects.first()
     assert first.attempts == 1 and first.last_error
@@ -133,3 +135,25 @@ def test_the_outbox_command_shows_delivers_and_checks(broker_down):
     out = StringIO()
     call_command("outbox", "--deliver", "--check", "30", stdout=out)
     assert "sent 1 message(s)" in out.getvalue() and not OutboxMessage.objects.exists()
+
+
+def test_a_tables_writes_close_together_share_one_follow_up(broker_down, settings):
+    """A busy table asked for its totals (and then its ratings) once per hand: under load the
+    worker fell minutes behind. Writes within FOLLOW_UP_COALESCE_SECONDS join the message
+    still waiting; one already due (the sweep may be sending it) is never joined."""
+    settings.FOLLOW_UP_COALESCE_SECONDS = 5
+    session = TableSessionFactory()
+    other = TableSessionFactory(club=session.club)
+    scorer = client_for(member_login(session.club, Role.SCORER))
+    for _ in range(3):
+        hand = scorer.post(f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json")
+        assert hand.status_code == 201, hand.content
+    scorer.post(f"/api/v1/sessions/{other.pk}/hands/", PINGHU, format="json")
+    waiting = list(OutboxMessage.objects.values_list("task", "args"))
+    assert sorted(waiting) == [("clubs.session_changed", [session.pk]),
+                               ("clubs.session_changed", [other.pk])]  # fmt: skip
+    first = OutboxMessage.objects.get(args=[session.pk])
+    assert first.not_before > timezone.now()  # waits its window
+    OutboxMessage.objects.update(not_before=timezone.now() - timedelta(seconds=1))
+    scorer.post(f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json")
+    assert OutboxMessage.objects.filter(args=[session.pk]).count() == 2

@@ -22,7 +22,7 @@ class Config:
     #: gunicorn's sync workers (the compose file's default for a 2-core machine)
     gunicorn_workers: int = 3
     #: the Celery worker's processes
-    worker_concurrency: int = 1
+    worker_concurrency: int = 2
     #: the run's own PostgreSQL database, dropped and created afresh (and dropped at the end
     #: unless ``keep``); the server as a libpq connection string
     database: str = "xuezhan_load"

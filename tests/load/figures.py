@@ -12,6 +12,7 @@ import math
 import os
 import platform
 import sys
+import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -182,3 +183,70 @@ def report(config: Config, results: Results, lines: list[Line], postgres_version
         "machine: " + "; ".join(f"{k} {v}" for k, v in machine(config, postgres_version).items()),
     ]  # fmt: skip
     return "\n".join(out)
+
+
+class FollowUpLag:
+    """How long the workers' follow-ups lag behind the writes: from a message's creation (the
+    write's transaction) to its deletion (``core.outbox.task_done``: its task finished), read
+    from the outbox every ``every`` seconds by a thread of the run. A message created and done
+    between two looks was never seen: it counts as one look's lag, an upper bound."""
+
+    def __init__(self, every: float = 0.25) -> None:
+        import threading
+
+        self.every = every
+        self.seen: dict[int, tuple[str, float]] = {}  # id -> (task, created, epoch seconds)
+        self.lags: dict[str, list[float]] = defaultdict(list)
+        self.first_id: int | None = None
+        self.top_id = 0
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="follow-up-lag", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(10)
+
+    def _run(self) -> None:
+        from django.db import connections
+
+        from core.models import OutboxMessage
+
+        try:
+            while not self.stopping.wait(self.every):
+                now = time.time()
+                rows = list(OutboxMessage.objects.values_list("pk", "task", "created_at"))
+                present = {pk for pk, _, _ in rows}
+                for pk, task, created in rows:
+                    self.seen.setdefault(pk, (task, created.timestamp()))
+                    if self.first_id is None:
+                        self.first_id = pk
+                    self.top_id = max(self.top_id, pk)
+                for pk in [pk for pk in self.seen if pk not in present]:
+                    task, created = self.seen.pop(pk)
+                    self.lags[task].append(max(0.0, now - created))
+        finally:
+            connections.close_all()
+
+    def line(self) -> str:
+        every = [lag for lags in self.lags.values() for lag in lags]
+        if not every:
+            return "follow-up lag: no follow-up was seen done"
+        # ids between the first and the last seen that were never seen: done within one look
+        unseen = max(0, self.top_id - (self.first_id or 0) + 1 - len(every) - len(self.seen))
+        every += [self.every] * unseen
+        parts = [
+            f"follow-up lag (a write's commit → its follow-up done, looked at every "
+            f"{self.every:g} s): p50 {percentile(every, 50):.1f} s, p99 "
+            f"{percentile(every, 99):.1f} s, max {max(every):.1f} s over {len(every)}"
+        ]
+        for task, lags in sorted(self.lags.items()):
+            parts.append(
+                f"  {task}: {len(lags)}, p50 {percentile(lags, 50):.1f} s, "
+                f"p99 {percentile(lags, 99):.1f} s"
+            )
+        if self.seen:
+            parts.append(f"  still waiting at the end: {len(self.seen)}")
+        return "\n".join(parts)

@@ -8,7 +8,8 @@
    worker; Celery beat, which sweeps the outbox every second.
 3. The scorers and readers for ``--seconds`` (``tests/load/clients.py``).
 4. The worker drained: the outbox empty, nothing queued or running, and nothing new for a
-   while. Then beat, the worker and gunicorn stopped.
+   while. Then beat, the worker and gunicorn stopped. All along, the follow-ups' lag is read
+   from the outbox (``figures.FollowUpLag``).
 5. The figures (``tests/load/figures.py``) and the checks (``tests/load/checks.py``).
 
 Everything it started is stopped at the end, the database dropped and the Redis database
@@ -44,6 +45,8 @@ from tests.processes import (
     worker_command,
 )
 
+#: the queues of the compose file's worker (the settings' CELERY_NAMED_QUEUES)
+WORKER_QUEUES = "tables,celery,ratings"
 #: consecutive looks, half a second apart, that must find the worker idle and nothing new
 QUIET_LOOKS = 5
 
@@ -82,7 +85,7 @@ def server_env(config: Config) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1,localhost", SECURE_SSL_REDIRECT="false",
         SESSION_COOKIE_SECURE="false", CSRF_COOKIE_SECURE="false", SECURE_HSTS_SECONDS="0",
         DATABASE_URL=config.database_url, CELERY_BROKER_URL=config.redis,
-        CACHE_URL=config.redis, LOG_LEVEL="INFO", DB_CONN_MAX_AGE="60",
+        CACHE_URL=config.redis, LOG_LEVEL="INFO", DB_CONN_MAX_AGE="60", CELERY_NAMED_QUEUES="true",
     )  # fmt: skip
 
 
@@ -94,7 +97,12 @@ def redis_client(config: Config):
 
 def worker_idle(r) -> bool:
     """Nothing waiting for the worker in Redis, nothing it took and has not finished."""
-    queued = sum(r.llen(k) for k in r.scan_iter("celery*") if r.type(k) == b"list")
+    queued = sum(
+        r.llen(k)
+        for queue in WORKER_QUEUES.split(",")
+        for k in r.scan_iter(f"{queue}*")
+        if r.type(k) == b"list"
+    )
     return not queued and not r.hlen("unacked")
 
 
@@ -212,7 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         processes.append(gunicorn)
         worker = spawn(
-            worker_command("load@%h", concurrency=config.worker_concurrency),
+            worker_command(
+                "load@%h", concurrency=config.worker_concurrency, queues=WORKER_QUEUES
+            ),
             logfiles["worker"], env,
         )  # fmt: skip
         processes.append(worker)
@@ -238,12 +248,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         groups = {"gunicorn": gunicorn.pid, "worker": worker.pid, "beat": processes[2].pid}
         cpu_before = figures.cpu_seconds(groups)
+        lag = figures.FollowUpLag()
+        lag.start()
         results = clients.run_clients(config, built, base)
         cpu = figures.cpu_line(
             cpu_before, figures.cpu_seconds(groups), results.finished - results.started
         )
         say("load: done; draining the worker …")
         drained = drain(config, r)
+        lag.stop()
         for process in reversed(processes):  # beat first: nothing more is sent
             stop(process)
         processes.clear()
@@ -251,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         lines = figures.access_lines(access)
         say("")
         say(figures.report(config, results, lines, postgres_version, cpu))
+        say(lag.line())
         say("")
         found = checks.run_all(built, results, lines, logfiles, drained)
         for check in found:
