@@ -11,12 +11,12 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 
 from core.http import service_error_items
-from core.logins import retry_after, throttled_for, too_many_message
+from core.logins import ThrottledLoginFormMixin
 from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 
 
@@ -31,22 +31,9 @@ def service_error_text(exc: Exception) -> str:
     return "; ".join(e["message"] for e in service_error_items(exc))
 
 
-class ThrottledLoginForm(AdminAuthenticationForm):
+class ThrottledLoginForm(ThrottledLoginFormMixin, AdminAuthenticationForm):
     """The admin's login form, refusing a login from where too many were tried
     (``core.logins``: ``authenticate()`` counts each password it checks)."""
-
-    wait = 0
-
-    def clean(self):
-        self.wait = retry_after(self.request, self.cleaned_data.get("username") or "")
-        if not self.wait:
-            try:
-                return super().clean()
-            except ValidationError:
-                self.wait = throttled_for(self.request)
-                if not self.wait:
-                    raise
-        raise ValidationError(too_many_message(self.wait), code="throttled")
 
 
 admin.site.login_form = ThrottledLoginForm

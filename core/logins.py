@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -155,6 +155,29 @@ def throttled_for(request: HttpRequest | Request | None) -> int:
 
 def too_many_message(wait: int) -> str:
     return f"Too many failed logins; try again in {wait} seconds."
+
+
+class ThrottledLoginFormMixin:
+    """A login form (Django's ``AuthenticationForm``) refusing a login from where too many were
+    tried: before its password is read when the counts say so already, or when
+    ``authenticate()`` refused it (:class:`ThrottledModelBackend`). ``wait``: the seconds the
+    refused login must wait, for its page's 429 and ``Retry-After``."""
+
+    wait = 0
+
+    def throttled_message(self, wait: int) -> str:
+        return too_many_message(wait)
+
+    def clean(self):
+        self.wait = retry_after(self.request, self.cleaned_data.get("username") or "")
+        if not self.wait:
+            try:
+                return super().clean()
+            except ValidationError:
+                self.wait = throttled_for(self.request)
+                if not self.wait:
+                    raise
+        raise ValidationError(self.throttled_message(self.wait), code="throttled")
 
 
 class LoginThrottle(BaseThrottle):

@@ -4,34 +4,18 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.logins import retry_after, throttled_for
+from core.logins import ThrottledLoginFormMixin
 
 
-class LoginForm(AuthenticationForm):
+class LoginForm(ThrottledLoginFormMixin, AuthenticationForm):
     """Django's login form, refusing a login from where too many were tried (``core.logins``
-    counts each password checked, as for the API and the admin). ``wait``: the seconds a
-    refused login must wait (its page's ``Retry-After``)."""
+    counts each password checked, as for the API and the admin)."""
 
-    wait = 0
-
-    def clean(self):
-        username = self.cleaned_data.get("username") or ""
-        self.wait = retry_after(self.request, username)
-        if not self.wait:
-            try:
-                return super().clean()
-            except ValidationError:
-                self.wait = throttled_for(self.request)
-                if not self.wait:
-                    raise
-        raise ValidationError(
-            gettext("Too many failed logins; try again in %(wait)s seconds.") % {"wait": self.wait},
-            code="throttled",
-        )
+    def throttled_message(self, wait: int) -> str:
+        return gettext("Too many failed logins; try again in %(wait)s seconds.") % {"wait": wait}
 
 
 class SignupForm(UserCreationForm):
