@@ -105,16 +105,16 @@ def test_two_scorers_submit_the_same_hand_number_at_once(session, scorers, attem
 
 
 class HoldFirstCommit:
-    """Stands in for the outbox's ``enqueue``, which a write calls as its last step inside its
-    transaction: the first request to get there waits (its hand written, its transaction
-    open) until released."""
+    """Stands in for ``follow_session`` (the outbox), which a write calls as its last step
+    inside its transaction: the first request to get there waits (its hand written, its
+    transaction open) until released."""
 
     def __init__(self) -> None:
         self.written = threading.Event()
         self.release = threading.Event()
         self.calls = 0
 
-    def __call__(self, task: str, *args, **kwargs) -> None:
+    def __call__(self, *args, **kwargs) -> None:
         self.calls += 1
         if self.calls == 1:
             self.written.set()
@@ -140,7 +140,7 @@ def run_overlapping(first: Callable[[], object], second: Callable[[], object], m
     """``first`` writes its hand and holds its transaction; ``second`` starts and blocks on
     it; then ``first`` commits. Returns both responses in that order."""
     hold = HoldFirstCommit()
-    monkeypatch.setattr(services, "enqueue", hold)
+    monkeypatch.setattr(services, "follow_session", hold)
     one: list = []
     two: list = []
     t1 = in_thread(first, one)
@@ -238,7 +238,7 @@ def test_a_hand_queued_behind_final_results_is_refused(session, scorers, monkeyp
     lock, then must see the results and be refused (409 session_has_results): a session has
     hands or entered totals, never both."""
     hold = HoldFirstCommit()
-    monkeypatch.setattr(sessions_services, "enqueue", hold)
+    monkeypatch.setattr(sessions_services, "follow_session", hold)
     seated = list(session.seats.order_by("number").values_list("player_id", flat=True))
     totals = {"totals": [{"player": p, "total": t} for p, t in zip(seated, (3, -1, -1, -1),
                                                                       strict=True)]}  # fmt: skip
