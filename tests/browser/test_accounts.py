@@ -96,3 +96,37 @@ def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, 
         shots(scorer, "signed in with the new password")
     finally:
         context.close()
+
+
+def test_a_player_makes_sees_and_revokes_his_api_token_and_a_new_password_ends_it(phone, shots):
+    """From the password page to the token page: a token made is shown once, then only its
+    end; a new password revokes it, and the page says so."""
+    page = phone
+    page.goto(page.base_url + "/signup/")
+    page.get_by_label("用户名").fill("laowang")
+    page.get_by_label("密码", exact=True).fill("mahjong-2026-chengdu")
+    page.get_by_label("密码确认").fill("mahjong-2026-chengdu")
+    page.get_by_role("button", name="创建账号").click()
+    page.goto(page.base_url + "/password/")
+    page.get_by_role("link", name="API 令牌").click()
+    assert page.locator("h1").inner_text() == "API 令牌"
+    assert "你没有 API 令牌。" in page.locator("main").inner_text()
+    page.get_by_role("button", name="生成令牌").click()
+    key = page.locator("code.token-key").inner_text()
+    assert re.fullmatch(r"[0-9a-f]{40}", key)
+    # the key wraps on a phone: nothing scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shots(page, "a new token shown once")
+    page.goto(page.base_url + "/account/token/")
+    held = page.locator(".token-held").inner_text()
+    assert key not in page.content() and key[-4:] in held
+    shots(page, "the token held")
+    page.goto(page.base_url + "/password/")
+    page.get_by_label("旧密码").fill("mahjong-2026-chengdu")
+    page.get_by_label("新密码", exact=True).fill("tiles-and-tea-2027")
+    page.get_by_label("新密码确认").fill("tiles-and-tea-2027")
+    page.get_by_role("button", name="修改密码").click()
+    assert "你的 API 令牌已随旧密码一起撤销。" in page.locator(".messages").inner_text()
+    shots(page, "password changed, token revoked")
+    page.goto(page.base_url + "/account/token/")
+    assert "你没有 API 令牌。" in page.locator("main").inner_text()
