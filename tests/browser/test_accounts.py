@@ -15,13 +15,18 @@ from tests.browser.steps import open_phone
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def sign_up(page, username: str, password: str) -> None:
+    """The sign-up page, in Chinese: a login, signed in."""
+    page.goto(page.base_url + "/signup/")
+    page.get_by_label("用户名").fill(username)
+    page.get_by_label("密码", exact=True).fill(password)
+    page.get_by_label("密码确认").fill(password)
+    page.get_by_role("button", name="创建账号").click()
+
+
 def test_an_organiser_invites_a_scorer_who_joins_and_resets_his_password(phone, browser, shots):
     organiser = phone
-    organiser.goto(organiser.base_url + "/signup/")
-    organiser.get_by_label("用户名").fill("laozhang")
-    organiser.get_by_label("密码", exact=True).fill("mahjong-2026-chengdu")
-    organiser.get_by_label("密码确认").fill("mahjong-2026-chengdu")
-    organiser.get_by_role("button", name="创建账号").click()
+    sign_up(organiser, "laozhang", "mahjong-2026-chengdu")
     assert "laozhang" in organiser.locator(".site-header").inner_text()
     # the club (its page is another's work): created as the create-club page does
     club_create(
@@ -102,11 +107,7 @@ def test_a_player_makes_sees_and_revokes_his_api_token_and_a_new_password_ends_i
     """From the password page to the token page: a token made is shown once, then only its
     end; a new password revokes it, and the page says so."""
     page = phone
-    page.goto(page.base_url + "/signup/")
-    page.get_by_label("用户名").fill("laowang")
-    page.get_by_label("密码", exact=True).fill("mahjong-2026-chengdu")
-    page.get_by_label("密码确认").fill("mahjong-2026-chengdu")
-    page.get_by_role("button", name="创建账号").click()
+    sign_up(page, "laowang", "mahjong-2026-chengdu")
     page.goto(page.base_url + "/password/")
     page.get_by_role("link", name="API 令牌").click()
     assert page.locator("h1").inner_text() == "API 令牌"

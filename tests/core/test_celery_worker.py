@@ -60,20 +60,26 @@ def non_eager_app(broker_url):
 def outbox_sweeper():
     """What Celery beat does in production: sweep the outbox to the broker, here every 0.1 s
     from a thread of the test (its own database connection)."""
+    stop, thread = sweeping(0.1)
+    yield
+    stop.set()
+    thread.join(10)
+
+
+def sweeping(every: float) -> tuple[threading.Event, threading.Thread]:
+    """A thread sweeping the outbox every ``every`` seconds until its event is set."""
     stop = threading.Event()
 
     def sweep():
         try:
-            while not stop.wait(0.1):
+            while not stop.wait(every):
                 outbox.deliver()
         finally:
             connections.close_all()
 
     thread = threading.Thread(target=sweep, daemon=True)
     thread.start()
-    yield
-    stop.set()
-    thread.join(10)
+    return stop, thread
 
 
 @pytest.fixture

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 
 import pytest
 import redis
-from django.db import connections
 
 from clubs.models import Role, TableSession
 from core import outbox
@@ -32,6 +30,7 @@ from ratings.models import SessionLine
 from ratings.services import club_recompute
 from tests.clubs.factories import ClubFactory, MembershipFactory
 from tests.clubs.records import PINGHU, SELFDRAW
+from tests.core.test_celery_worker import sweeping
 from tests.faults.test_broker_down import broker_at, tasks_in_process, wait_until
 from tests.helpers import client_for, member_login
 from tests.processes import (
@@ -48,22 +47,6 @@ from tournaments import services
 from tournaments.models import StandingsSnapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def sweeping():
-    """What Celery beat does: sweep the outbox, here every 0.2 s from a thread of the test."""
-    stop_ = threading.Event()
-
-    def sweep() -> None:
-        try:
-            while not stop_.wait(0.2):
-                outbox.deliver()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=sweep, daemon=True)
-    thread.start()
-    return stop_, thread
 
 
 def test_a_redis_restarted_empty_loses_no_follow_up(tmp_path, postgresql, settings):
@@ -133,7 +116,7 @@ def test_a_redis_restarted_empty_loses_no_follow_up(tmp_path, postgresql, settin
                 {**os.environ, "DATABASE_URL": database_url(postgresql),
                  "CELERY_BROKER_URL": url, "DJANGO_ENV": "test"},
             )  # fmt: skip
-            halt, thread = sweeping()
+            halt, thread = sweeping(0.2)  # as Celery beat sweeps
             try:
                 finished = 3  # the club's closed tables; the round's tables are fixed-length
                 done = wait_until(
