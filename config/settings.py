@@ -96,9 +96,10 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     # after CSRF: a forged form is refused as such, not read
     "core.middleware.ControlCharactersMiddleware",
-    "pages.middleware.ControlCharactersMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # after the login: its page shows who is signed in, as every page does
+    "pages.middleware.ControlCharactersMiddleware",
     "pages.middleware.LoginRequiredMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

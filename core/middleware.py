@@ -10,11 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.exceptions import (
-    BadRequest,
-    PermissionDenied,
-    SuspiciousOperation,
-)
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.core.signals import got_request_exception
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
@@ -110,8 +106,7 @@ class ControlCharactersMiddleware:
             # it (400), and the API's middleware puts that in the error shape
             found = text.control_in_query(*text.form_fields(request))
             if found is not None:
-                field, character = found
-                items = [problem(field, text.CODE, text.message_for(character))]
+                items = [problem(found.field, text.CODE, text.message_for(found.character))]
                 return exception_response(ErrorItems(items, 400))
         return self.get_response(request)
 

@@ -53,19 +53,7 @@ def nesting_exceeds(data: Any, limit: int) -> bool:
 def lone_surrogate_at(data: Any) -> str | None:
     """Where a string of ``data`` (parsed JSON) is not text UTF-8 can carry: the path of the
     value, or of the object whose key it is; None when all is text."""
-    stack: list[tuple[Any, str]] = [(data, "")]
-    while stack:
-        value, path = stack.pop()
-        if isinstance(value, str) and not is_text(value):
-            return path
-        if isinstance(value, dict):
-            for key, child in value.items():
-                if not is_text(key):
-                    return path
-                stack.append((child, http.join_path(path, key)))
-        elif isinstance(value, list):
-            stack.extend((child, http.join_path(path, i)) for i, child in enumerate(value))
-    return None
+    return next((path for path, value in text_rules.strings_of(data) if not is_text(value)), None)
 
 
 def is_text(value: str) -> bool:

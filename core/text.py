@@ -12,12 +12,14 @@ store names (``clean_line``), so an import or a command is held to it too.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from core import http  # a module: core.http imports DRF, whose settings import the parser
 from core.errors import Invalid
 
-#: C0 controls and DEL, less tab, line feed and carriage return (free text keeps those)
+#: the C0 controls, DEL and the C1 controls, less tab, line feed and carriage return (free
+#: text keeps those)
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 #: ...and in one line, those three too
 CONTROL_IN_LINE = re.compile("[\x00-\x1f\x7f-\x9f]")
@@ -29,22 +31,29 @@ def message_for(character: str) -> str:
     return f"remove the invisible control character U+{ord(character):04X}"
 
 
-def control_at(data: Any) -> tuple[str, str] | None:
-    """Where a string of ``data`` (parsed JSON, a key included) holds a control character:
-    (path, the character), or None."""
+def strings_of(data: Any) -> Iterator[tuple[str, str]]:
+    """Every string of ``data`` (parsed JSON), values and keys, with its place: a value's own
+    path, or for a key the path of the object that holds it. Walks with a stack of its own."""
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, path = stack.pop()
         if isinstance(value, str):
-            if found := CONTROL.search(value):
-                return path, found.group()
+            yield path, value
         elif isinstance(value, dict):
             for key, child in value.items():
-                if isinstance(key, str) and (found := CONTROL.search(key)):
-                    return path, found.group()
+                if isinstance(key, str):
+                    yield path, key
                 stack.append((child, http.join_path(path, key)))
         elif isinstance(value, list):
             stack.extend((child, http.join_path(path, i)) for i, child in enumerate(value))
+
+
+def control_at(data: Any) -> tuple[str, str] | None:
+    """Where a string of ``data`` (parsed JSON, a key included) holds a control character:
+    (path, the character), or None."""
+    for path, value in strings_of(data):
+        if found := CONTROL.search(value):
+            return path, found.group()
     return None
 
 
@@ -64,16 +73,32 @@ def clean_text(value: str, path: str) -> str:
     return value
 
 
-def control_in_query(*queries) -> tuple[str, str] | None:
+class Found(NamedTuple):
+    """A control character found in a form: its field, the character, the field's text."""
+
+    field: str
+    character: str
+    text: str
+
+
+def control_in_query(*queries) -> Found | None:
     """Where a form's or a query string's fields (Django query dicts) hold a control
-    character other than a tab or a line break: (field, the character), or None. Files are
-    not fields: what reads them checks them."""
+    character other than a tab or a line break, or None. Files are not fields: what reads
+    them checks them."""
     for query in queries:
         for key, values in query.lists():
             for text in (key, *values):
                 if isinstance(text, str) and (found := CONTROL.search(text)):
-                    return key, found.group()
+                    return Found(key, found.group(), text)
     return None
+
+
+def visible(text: str, limit: int = 60) -> str:
+    """``text`` with each control character written out where it stands (老【U+001B】王), so a
+    person sees it on any phone (a font rarely draws Unicode's control pictures); at most
+    ``limit`` characters."""
+    drawn = CONTROL.sub(lambda m: f"【U+{ord(m.group()):04X}】", text)
+    return drawn if len(drawn) <= limit else drawn[: limit - 1] + "…"
 
 
 def form_fields(request) -> list:

@@ -48,10 +48,14 @@ class ControlCharactersMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not wants_json(request):
-            # a body too large or malformed raises here as it would in the view: Django answers
-            # it (400), and the API's middleware puts that in the error shape
+            # a body too large or malformed raises here as it would in the view: Django
+            # answers it with its 400 page
             found = text.control_in_query(*text.form_fields(request))
             if found is not None:
-                context = {"field": found[0], "code_point": f"U+{ord(found[1]):04X}"}
+                context = {
+                    "field": found.field,
+                    "code_point": f"U+{ord(found.character):04X}",
+                    "typed": text.visible(found.text),
+                }
                 return render(request, "pages/bad_text.html", context, status=400)
         return self.get_response(request)

@@ -286,13 +286,13 @@ def _nothing_to_refresh(session_id: int) -> bool:
     evening): its refresh would write nothing. Told without the pool's lock, which serialises
     a club's refreshes: should the table finish meanwhile, the write that finishes it queues a
     refresh of its own."""
+    if (
+        SessionLine.objects.filter(session_id=session_id).exists()
+        or RatingChange.objects.filter(session_id=session_id).exists()
+    ):
+        return False
     outcome = session_outcome(session_id)
-    return (
-        outcome is not None
-        and not outcome.finished
-        and not SessionLine.objects.filter(session_id=session_id).exists()
-        and not RatingChange.objects.filter(session_id=session_id).exists()
-    )
+    return outcome is not None and not outcome.finished
 
 
 def _recompute_locked(pool: RatingPool) -> int:

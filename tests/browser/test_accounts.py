@@ -131,3 +131,26 @@ def test_a_player_makes_sees_and_revokes_his_api_token_and_a_new_password_ends_i
     shots(page, "password changed, token revoked")
     page.goto(page.base_url + "/account/token/")
     assert "你没有 API 令牌。" in page.locator("main").inner_text()
+
+
+def test_a_name_pasted_with_an_invisible_character_is_refused_in_words(phone, shots):
+    """A name copied from a chat app can bring an escape character along: the organiser is told
+    which field and what to do, on a page that fits his phone, and nothing is stored."""
+    from clubs.models import Player
+
+    page = phone
+    sign_up(page, "laozhang", "mahjong-2026-chengdu")
+    club_create(
+        name="成都茶馆", slug="teahouse", user=get_user_model().objects.get(username="laozhang")
+    )
+    page.goto(page.base_url + "/clubs/teahouse/players/")
+    page.get_by_label("名字", exact=True).fill("老\x1b王")
+    page.get_by_role("button", name="添加", exact=True).click()
+    main = page.locator("main").inner_text()
+    assert page.locator("h1").inner_text() == "表单里有不可见字符"
+    assert "name" in main and "U+001B" in main and "重新输入" in main
+    assert page.locator("code.typed").inner_text() == "老【U+001B】王"  # where it stands
+    assert "laozhang" in page.locator(".site-header").inner_text()  # still signed in
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shots(page, "the refusal")
+    assert not Player.objects.filter(name__startswith="老").exists()

@@ -58,15 +58,17 @@ def test_me_of_a_login_without_an_e_mail_is_what_the_schema_says():
 # --- a password change or reset ends the old password's tokens and sessions ------------------
 
 
+def token_of(username: str, password: str) -> str:
+    """A token made at the API's login with this password."""
+    body = {"username": username, "password": password}
+    return APIClient().post("/api/v1/auth/token/", body).json()["token"]
+
+
 def test_changing_the_password_on_the_page_revokes_the_token_and_other_sessions(client):
     user = login("changer")
     user.set_password("old-pass-word-1")
     user.save()
-    key = (
-        APIClient()
-        .post("/api/v1/auth/token/", {"username": "changer", "password": "old-pass-word-1"})
-        .json()["token"]
-    )
+    key = token_of("changer", "old-pass-word-1")
     elsewhere = Client()
     elsewhere.force_login(user)
     assert elsewhere.get("/account/token/").status_code == 200
@@ -94,11 +96,7 @@ def test_a_reset_link_revokes_the_token(client):
     member = member_login(club, Role.MEMBER, "forgetful")
     member.set_password("old-pass-word-1")
     member.save()
-    key = (
-        APIClient()
-        .post("/api/v1/auth/token/", {"username": "forgetful", "password": "old-pass-word-1"})
-        .json()["token"]
-    )
+    key = token_of("forgetful", "old-pass-word-1")
     inv = invitations.reset_link_create(
         membership=Membership.objects.get(player__user=member), by=organiser
     )
