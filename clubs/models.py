@@ -144,10 +144,27 @@ class TableSession(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    data_version = models.PositiveBigIntegerField(
+        default=0, help_text="counts the writes that asked for the session's follow-up"
+    )
+    derived_version = models.PositiveBigIntegerField(
+        default=0,
+        help_text="the data_version its statistics' lines, ratings and awards were last "
+        "computed from: lower than data_version while a follow-up is on its way (or lost)",
+    )
+    changed_at = models.DateTimeField(null=True, blank=True, help_text="its last such write")
 
     class Meta:
         ordering = ["-started_at", "-id"]
-        indexes = [models.Index(fields=["club", "-started_at"])]
+        indexes = [
+            models.Index(fields=["club", "-started_at"]),
+            # the sessions whose derived data lag, for the periodic check: few rows
+            models.Index(
+                fields=["changed_at"],
+                condition=models.Q(data_version__gt=models.F("derived_version")),
+                name="session_derived_lag",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.club} table {self.pk} ({self.started_at:%Y-%m-%d})"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db.models import F
+from django.db.models.functions import Now
 
 from clubs import signals
 from clubs.models import TableSession
@@ -23,7 +25,16 @@ def session_changed(session_id: int) -> dict[str, int]:
 
 
 def follow_session(session_id: int) -> None:
-    """Queue :func:`session_changed` in the caller's transaction (the outbox): every write to
-    a session calls this. Writes within ``FOLLOW_UP_COALESCE_SECONDS`` of each other share
-    one task (``core.outbox.enqueue``'s ``coalesce``)."""
+    """Count a write to a session (its ``data_version``) and queue :func:`session_changed`
+    in the caller's transaction (the outbox): every write to a session calls this. Writes
+    within ``FOLLOW_UP_COALESCE_SECONDS`` of each other share one task
+    (``core.outbox.enqueue``'s ``coalesce``).
+
+    The version is the second net under the outbox: what is computed from the session
+    records the version it read (``derived_version``, a tournament's standings snapshot),
+    and a periodic check (``ratings.reconcile``, ``tournaments.reconcile``) follows up any
+    session whose derived data stayed behind."""
+    TableSession.objects.filter(pk=session_id).update(
+        data_version=F("data_version") + 1, changed_at=Now()
+    )
     enqueue(session_changed.name, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)

@@ -397,6 +397,12 @@ OUTBOX_REDELIVER_SECONDS = env.float("OUTBOX_REDELIVER_SECONDS", default=180.0)
 # A table's follow-ups (its totals, then its ratings and lines) wait this long (seconds) and
 # what is asked again meanwhile joins them: one task per busy table, not one per hand.
 FOLLOW_UP_COALESCE_SECONDS = env.float("FOLLOW_UP_COALESCE_SECONDS", default=1.0)
+# The second net: what is computed from a session (its lines, ratings and awards; a
+# tournament's standings) records the version of the session's data it read. Every
+# RECONCILE_SECONDS a check asks again for what has lagged more than RECONCILE_AFTER_SECONDS
+# (longer than a busy evening's follow-ups take, past the outbox's first re-sends).
+RECONCILE_SECONDS = env.float("RECONCILE_SECONDS", default=300.0)
+RECONCILE_AFTER_SECONDS = env.float("RECONCILE_AFTER_SECONDS", default=600.0)
 if JOBS_DELIVERY not in {"outbox", "direct"}:
     raise ImproperlyConfigured(f"JOBS_DELIVERY must be 'outbox' or 'direct', not {JOBS_DELIVERY!r}")
 CELERY_BEAT_SCHEDULE = {
@@ -406,6 +412,16 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 10},
     },
     "purge-idempotency-keys": {"task": "core.purge_idempotency_keys", "schedule": 3600.0},
+    "reconcile-ratings": {
+        "task": "ratings.reconcile",
+        "schedule": RECONCILE_SECONDS,
+        "options": {"expires": RECONCILE_SECONDS},
+    },
+    "reconcile-standings": {
+        "task": "tournaments.reconcile_standings",
+        "schedule": RECONCILE_SECONDS,
+        "options": {"expires": RECONCILE_SECONDS},
+    },
 }
 
 # Named queues, the tables' work first: a table's totals and a tournament's standings and

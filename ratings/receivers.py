@@ -3,19 +3,19 @@ club's time zone changed → its awards' seasons follow."""
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.db import transaction
-
 from core.outbox import enqueue
 
 REFRESH_TASK = "ratings.refresh_session"
 #: a club's award holders of a season (and of all time) rewritten from its lines
 AWARDS_TASK = "ratings.refresh_awards"
+#: the periodic check of the sessions whose derived data lag
+RECONCILE_TASK = "ratings.reconcile"
 
 
 def ratings_follow_session(*, session_id: int, **_) -> None:
-    with transaction.atomic():
-        enqueue(REFRESH_TASK, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
+    from ratings.services import session_follow  # the services name the tasks above
+
+    session_follow(session_id=session_id)
 
 
 def awards_follow_club(*, club_id: int, fields: frozenset[str], **_) -> None:

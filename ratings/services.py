@@ -17,24 +17,30 @@ or deleted the lines of a club table (it was finished, reopened, corrected — n
 table still being played), it queues ``ratings.refresh_awards`` for the club and the table's
 season, and :func:`club_awards_refresh` rewrites that season's holders and all time's from
 ``club_awards``, outside the refresh (adding up the whole club is not a hand's cost).
+
+A refresh records the session's ``data_version`` it read as its ``derived_version``; a table
+still being played needs no refresh and is marked so by :func:`session_follow`, on the
+tables' queue. :func:`reconcile` (every few minutes) refreshes again whatever has stayed
+behind its data: the second net under the outbox.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Now
 
 from clubs.models import Club, TableSession
 from clubs.outcomes import (
     SessionOutcome,
-    session_club_id,
     session_hand_records,
     session_ids_of,
     session_outcome,
@@ -55,10 +61,14 @@ from ratings.models import (
     SessionLine,
     WinLine,
 )
-from ratings.receivers import AWARDS_TASK
+from ratings.receivers import AWARDS_TASK, REFRESH_TASK
 from tournaments.selectors import tournament_ids_of, tournament_of_session
 
 BATCH = 2000
+#: how many lagging sessions one periodic check follows up at most
+RECONCILE_BATCH = 500
+
+logger = logging.getLogger(__name__)
 
 
 def current_system() -> RatingSystem:
@@ -245,11 +255,53 @@ def _rated_as(pool: RatingPool, session_id: int) -> tuple[datetime | None, set[t
     return (rows[0][0] if rows else None), {row[1:] for row in rows}
 
 
+def session_follow(*, session_id: int) -> None:
+    """What a change to a session asks of ratings (``clubs.session_changed`` calls it, on the
+    tables' queue). A table still being played with no lines nor rating — most hands of an
+    evening — needs nothing but the mark that its derived data are current, made here; the
+    others' refresh is queued for the ratings' queue, which a busy evening keeps for real
+    work."""
+    row = _versioned(session_id)
+    if row is None:
+        return
+    version = row[1]
+    if _nothing_to_refresh(session_id):
+        _mark_derived({session_id: version})
+        return
+    with transaction.atomic():
+        enqueue(REFRESH_TASK, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
+
+
+def _versioned(session_id: int) -> tuple[int, int] | None:
+    """The session's club and data version (None: no such session), read before what is
+    computed from its data: what is read afterwards is as new or newer."""
+    return TableSession.objects.filter(pk=session_id).values_list("club_id", "data_version").first()
+
+
 def session_refresh(*, session_id: int) -> dict[str, Any]:
-    """After a change to a session: its lines follow its hands, its pool's ratings its places."""
-    club_id = session_club_id(session_id)
-    if club_id is None:  # deleted since (a table opened by mistake): nothing was rated
+    """After a change to a session: its lines follow its hands, its pool's ratings its places;
+    then the session records the version of its data they were computed from."""
+    row = _versioned(session_id)
+    if row is None:  # deleted since (a table opened by mistake): nothing was rated
         return {"session": session_id, "rated": 0}
+    club_id, version = row
+    done = _refresh(session_id, club_id)
+    # after the commit, not in it: the session's row is the one a hand's write locks, and
+    # a refresh holds its pool's lock for a while. Should this process die in between,
+    # the periodic check only refreshes the session once more.
+    _mark_derived({session_id: version})
+    return done
+
+
+def _mark_derived(versions: dict[int, int]) -> None:
+    """Sessions' derived data now reflect (at least) these data versions."""
+    for session_id, version in versions.items():
+        TableSession.objects.filter(pk=session_id, derived_version__lt=version).update(
+            derived_version=version
+        )
+
+
+def _refresh(session_id: int, club_id: int) -> dict[str, Any]:
     if _nothing_to_refresh(session_id):
         return {"session": session_id, "rated": 0}
     tournament_id = tournament_of_session(session_id)
@@ -315,6 +367,10 @@ def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
     every session from its hands (unless ``lines`` is False), then the club's ratings and each
     of its tournaments' ratings from the lines, and its award holders of every season."""
     sessions = session_ids_of(club_id)
+    lagging = dict(
+        TableSession.objects.filter(club_id=club_id, data_version__gt=F("derived_version"))
+        .values_list("pk", "data_version")
+    )  # fmt: skip
     if lines:
         outcomes = session_outcomes(sessions)
         for session_id in sessions:
@@ -324,7 +380,38 @@ def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
     for tournament_id in tournament_ids_of(club_id):
         rated += pool_recompute(club_id=club_id, tournament_id=tournament_id)
     club_awards_refresh(club_id=club_id)
+    if lines:
+        _mark_derived(lagging)
     return {"sessions": len(sessions), "rated": rated}
+
+
+# --- the second net under the outbox --------------------------------------------------------
+
+
+def lagging_sessions(*, limit: int = RECONCILE_BATCH) -> list[int]:
+    """Sessions whose lines, ratings and awards have stayed behind their data longer than a
+    follow-up takes (``RECONCILE_AFTER_SECONDS``), oldest change first. Times are the
+    database's, as ``changed_at`` is."""
+    behind = TableSession.objects.filter(
+        data_version__gt=F("derived_version"),
+        changed_at__lte=Now() - timedelta(seconds=settings.RECONCILE_AFTER_SECONDS),
+    )
+    return list(behind.order_by("changed_at", "pk").values_list("pk", flat=True)[:limit])
+
+
+def reconcile(*, limit: int = RECONCILE_BATCH) -> dict[str, Any]:
+    """The body of ``ratings.reconcile`` (Celery beat, every ``RECONCILE_SECONDS``): the
+    lagging sessions' refreshes are asked for again. The outbox already sends a follow-up
+    until it is done; this catches what it cannot see — a message that failed
+    ``MAX_DELIVERIES`` times, a follow-up lost before the outbox kept them, a derived row
+    someone deleted by hand."""
+    sessions = lagging_sessions(limit=limit)
+    if sessions:
+        logger.warning("derived data behind for %d sessions, refreshed again", len(sessions))
+        with transaction.atomic():
+            for session_id in sessions:
+                enqueue(REFRESH_TASK, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
+    return {"sessions": sessions}
 
 
 # --- the awards' read model ------------------------------------------------------------------

@@ -9,7 +9,7 @@ from celery import shared_task
 from core.workers import SAFE_TO_REPEAT
 from ratings import services
 from ratings.models import ALL_TIME
-from ratings.receivers import AWARDS_TASK, REFRESH_TASK
+from ratings.receivers import AWARDS_TASK, RECONCILE_TASK, REFRESH_TASK
 
 
 @shared_task(name=REFRESH_TASK, ignore_result=True, **SAFE_TO_REPEAT)
@@ -26,3 +26,9 @@ def refresh_awards(club_id: int, season: int | None) -> dict[str, Any]:
     lines say now."""
     seasons = None if season is None else [season, ALL_TIME]
     return services.club_awards_refresh(club_id=club_id, seasons=seasons)
+
+
+@shared_task(name=RECONCILE_TASK, ignore_result=True, **SAFE_TO_REPEAT)
+def reconcile() -> dict[str, Any]:
+    """The periodic check: sessions whose derived data lag are refreshed again."""
+    return services.reconcile()

@@ -213,6 +213,11 @@ class StandingsSnapshot(models.Model):
     )
     tiebreaks = models.JSONField(default=list, help_text="the tiebreak chain that ordered them")
     seconds = models.FloatField(default=0, help_text="time the computation took")
+    sessions_version = models.PositiveBigIntegerField(
+        default=0,
+        help_text="the sum of its tables' data versions when it was computed: lower than "
+        "their sum now while a recompute is on its way (or lost)",
+    )
 
     class Meta:
         ordering = ["tournament_id", "-version"]

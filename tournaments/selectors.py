@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models.functions import Coalesce, Now
 
-from clubs.models import Hand, Membership, Player, Seat
+from clubs.models import Hand, Membership, Player, Seat, TableSession
 from clubs.outcomes import session_outcomes
 from clubs.pinyin import name_sort_key
 from clubs.selectors import can_read
@@ -330,6 +331,31 @@ def round_detail(round_: Round) -> RoundDetail:
         ),  # fmt: skip
         bye_rows=tuple(row for row in rows if row.table is None),
     )
+
+
+def tables_data_version(tournament_id: int) -> int:
+    """The sum of the tournament's tables' data versions: it grows with every write to any
+    of them (a standings snapshot records it)."""
+    versions = TableSession.objects.filter(tournament_table__round__tournament_id=tournament_id)
+    return versions.aggregate(v=Sum("data_version"))["v"] or 0
+
+
+def standings_behind(*, older_than: timedelta, limit: int) -> list[int]:
+    """Running tournaments whose newest standings were computed from older table data than
+    there is now, none of their tables changed for ``older_than`` (database time)."""
+    newest = StandingsSnapshot.objects.filter(tournament=OuterRef("pk")).order_by("-version")
+    behind = (
+        Tournament.objects.filter(status=Tournament.Status.RUNNING)
+        .annotate(
+            tables_version=Sum("round_set__tables__session__data_version"),
+            changed_at=Max("round_set__tables__session__changed_at"),
+            computed=Coalesce(
+                Subquery(newest.values("sessions_version")[:1]), 0, output_field=IntegerField()
+            ),
+        )
+        .filter(tables_version__gt=F("computed"), changed_at__lte=Now() - older_than)
+    )
+    return list(behind.order_by("pk").values_list("pk", flat=True)[:limit])
 
 
 def tournament_of_session(session_id: int) -> int | None:

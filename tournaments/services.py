@@ -7,11 +7,13 @@ record (``core.jobs``) that ``GET /api/v1/tasks/{id}`` reads.
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
@@ -37,6 +39,8 @@ from tournaments.models import (
 from tournaments.readmodels import standings_json
 from tournaments.seating import RoundSeating, SeatingError, seat_round
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
+
+logger = logging.getLogger(__name__)
 
 #: a recompute waits this long after the first result of a burst, so the burst lands in one
 COALESCE_SECONDS = 1.0
@@ -305,8 +309,11 @@ def round_lock(*, round_: Round) -> Round:
 
 
 #: the Celery tasks (``tournaments.tasks``), queued by name
+#: how many lagging tournaments one periodic check recomputes at most
+RECONCILE_BATCH = 50
 SEATING_TASK = "tournaments.generate_seating"
 STANDINGS_TASK = "tournaments.compute_standings"
+RECONCILE_TASK = "tournaments.reconcile_standings"
 
 
 @transaction.atomic
@@ -521,11 +528,28 @@ def standings_request(*, tournament_id: int, force: bool = False) -> TaskRecord 
         return record
 
 
+def standings_reconcile(*, limit: int = RECONCILE_BATCH) -> list[int]:
+    """The body of ``tournaments.reconcile_standings`` (Celery beat, every
+    ``RECONCILE_SECONDS``): a running tournament whose newest snapshot was computed from
+    older table data than there is, and whose tables have not changed for
+    ``RECONCILE_AFTER_SECONDS``, is recomputed (its recompute was lost or keeps failing)."""
+    tournaments = selectors.standings_behind(
+        older_than=timedelta(seconds=settings.RECONCILE_AFTER_SECONDS), limit=limit
+    )
+    if tournaments:
+        logger.warning("standings behind for %d tournaments, recomputed", len(tournaments))
+    for tournament_id in tournaments:
+        standings_request(tournament_id=tournament_id, force=True)
+    return tournaments
+
+
 def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     """The body of ``tournaments.compute_standings``: a new snapshot, written in one row."""
     # cleared first: a result committed while this runs queues the next recompute
     Tournament.objects.filter(pk=tournament_id).update(standings_requested_at=None)
     tournament = Tournament.objects.get(pk=tournament_id)
+    # read before the results: they are as new or newer
+    version = selectors.tables_data_version(tournament_id)
     started = time.perf_counter()
     standings, complete, counted = selectors.standings_now(tournament)
     names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
@@ -538,6 +562,7 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
             tournament=tournament, version=last + 1, rounds_complete=complete,
             tables_counted=counted, rows=rows, points_scale=scale,
             tiebreaks=list(selectors.rules_of(tournament).tiebreaks), seconds=seconds,
+            sessions_version=version,
         )  # fmt: skip
         if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.FINISHED

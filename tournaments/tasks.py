@@ -30,3 +30,9 @@ def generate_seating(self, round_id: int, reseat: bool = False) -> dict[str, Any
 def compute_standings(self, tournament_id: int) -> dict[str, Any]:
     """Recompute a tournament's standings into a new snapshot."""
     return run_job(self.request.id, lambda: services.standings_compute(tournament_id=tournament_id))
+
+
+@shared_task(name=services.RECONCILE_TASK, ignore_result=True, **SAFE_TO_REPEAT)
+def reconcile_standings() -> dict[str, Any]:
+    """The periodic check: running tournaments whose standings lag are recomputed."""
+    return {"tournaments": services.standings_reconcile()}

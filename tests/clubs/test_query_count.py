@@ -40,8 +40,9 @@ BEFORE_WRITE = 1
 #: savepoint; the session row, locked, with its club and ruleset and the scorer's role there
 #: (one query); after the lock, its seats and bettors with their names, its top hand number,
 #: final results and latest hand (one query); hand; payments (one insert); revision; the
-#: outbox row that asks for clubs.session_changed; release (8)
-WRITE = 8
+#: session's data version counted; the outbox row that asks for clubs.session_changed;
+#: release (9)
+WRITE = 9
 #: the response is built from the rows just written (0)
 RESPONSE = 0
 #: one hand submission, whatever its payments and its bettors

@@ -22,6 +22,7 @@ import time
 
 import pytest
 import redis
+from django.db.models import F
 
 from clubs.models import Role, TableSession
 from core import outbox
@@ -45,6 +46,7 @@ from tests.processes import (
 from tests.recompute import awards_state, ratings_state, snapshot_standings, standings_from_scratch
 from tournaments import services
 from tournaments.models import StandingsSnapshot
+from tournaments.selectors import tables_data_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -142,6 +144,9 @@ def test_a_redis_restarted_empty_loses_no_follow_up(tmp_path, postgresql, settin
         snapshot = StandingsSnapshot.objects.filter(tournament=t).order_by("-version").first()
         t.refresh_from_db()
         assert snapshot is not None and snapshot_standings(snapshot) == standings_from_scratch(t)
+        # and they say so: every derived store records the data version it was computed from
+        assert not TableSession.objects.filter(data_version__gt=F("derived_version")).exists()
+        assert snapshot.sessions_version == tables_data_version(t.pk)
         club_recompute(club_id=club.pk)
         assert ratings_state() == followed
         assert awards_state() == awards

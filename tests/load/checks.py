@@ -26,7 +26,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clubs.models import Bettor, Club, Hand, HandRevision, Payment, Seat, SessionResult
+from django.db.models import F
+
+from clubs.models import (
+    Bettor,
+    Club,
+    Hand,
+    HandRevision,
+    Payment,
+    Seat,
+    SessionResult,
+    TableSession,
+)
 from clubs.selectors import sessions_totals
 from core.models import IdempotentRequest, TaskRecord
 from ratings.services import club_recompute
@@ -41,6 +52,7 @@ from tests.recompute import (
     standings_from_scratch,
 )
 from tournaments.models import Tournament
+from tournaments.selectors import tables_data_version
 
 #: what a server log holds when a request failed inside it, or a worker was killed
 SERVER_TROUBLE = re.compile(r"Traceback|Internal Server Error|WORKER TIMEOUT|\[ERROR\]")
@@ -258,6 +270,27 @@ def ratings() -> Check:
     return check
 
 
+def versions() -> Check:
+    check = Check("every derived store records the data version it was computed from")
+    behind = TableSession.objects.filter(data_version__gt=F("derived_version"))
+    check.problems = [
+        f"session {pk}: data version {data}, derived from {derived}"
+        for pk, data, derived in behind.values_list("pk", "data_version", "derived_version")
+    ]
+    for tournament in Tournament.objects.order_by("pk"):
+        snapshot = tournament.standings_snapshots.order_by("-version").first()
+        now = tables_data_version(tournament.pk)
+        if snapshot is not None and snapshot.sessions_version != now:
+            check.problems.append(
+                f"{tournament.slug}: snapshot of tables' version {snapshot.sessions_version}, "
+                f"now {now}"
+            )
+    check.detail = (
+        f"{TableSession.objects.count()} sessions, {Tournament.objects.count()} tournaments"
+    )
+    return check
+
+
 def server_log(lines: list[Line], log: Path) -> Check:
     check = Check("no 5xx in the server's log")
     for line in lines:
@@ -299,6 +332,7 @@ def run_all(world: World, results: Results, lines: list[Line], logs: dict[str, P
         zero,
         standings(),
         ratings(),
+        versions(),
         server_log(lines, logs["server"]),
         worker_log(logs["worker"]),
         answers(results),

@@ -199,6 +199,9 @@ class FollowUpLag:
         self.lags: dict[str, list[float]] = defaultdict(list)
         self.first_id: int | None = None
         self.top_id = 0
+        # session -> (the first data version seen ahead of its derived data, written when)
+        self.behind: dict[int, tuple[int, float]] = {}
+        self.derived: list[float] = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="follow-up-lag", daemon=True)
 
@@ -227,8 +230,30 @@ class FollowUpLag:
                 for pk in [pk for pk in self.seen if pk not in present]:
                     task, created = self.seen.pop(pk)
                     self.lags[task].append(max(0.0, now - created))
+                self._look_at_versions(now)
         finally:
             connections.close_all()
+
+    def _look_at_versions(self, now: float) -> None:
+        """End to end, through every task between: a session's write (its ``changed_at``) →
+        its lines, ratings and awards computed from it (``derived_version`` caught up)."""
+        from django.db.models import F
+
+        from clubs.models import TableSession
+
+        lagging = TableSession.objects.filter(data_version__gt=F("derived_version"))
+        rows = {
+            pk: (data, derived, changed.timestamp())
+            for pk, data, derived, changed in lagging.values_list(
+                "pk", "data_version", "derived_version", "changed_at"
+            )
+        }
+        for pk, (first, written) in list(self.behind.items()):
+            if pk not in rows or rows[pk][1] >= first:
+                self.derived.append(max(0.0, now - written))
+                del self.behind[pk]
+        for pk, (data, _, changed) in rows.items():
+            self.behind.setdefault(pk, (data, changed))
 
     def line(self) -> str:
         every = [lag for lags in self.lags.values() for lag in lags]
@@ -249,4 +274,11 @@ class FollowUpLag:
             )
         if self.seen:
             parts.append(f"  still waiting at the end: {len(self.seen)}")
+        if self.derived:
+            parts.append(
+                f"derived data lag (a table's write → its lines, ratings and awards computed "
+                f"from it, through every task between; {len(self.derived)} seen): p50 "
+                f"{percentile(self.derived, 50):.1f} s, p99 {percentile(self.derived, 99):.1f} s, "
+                f"max {max(self.derived):.1f} s"
+            )
         return "\n".join(parts)
