@@ -25,7 +25,20 @@ ERROR_TEXT = {
     "hand_exists": _("A hand with this number is already recorded."),
     "not_zero_sum": _("The totals do not add up to zero."),
     "throttled": _("Too many attempts. Try again later."),
-    "slug_taken": _("Another club has this address; choose another."),
+    "slug_taken": _("This address is taken; choose another."),
+    "name_matches_player": _(
+        "A player of this name exists: choose him from the club's players, or tick that this "
+        "is a new person."
+    ),
+    "already_registered": _("This player is already entered."),
+    "registration_has_played": _("This player has played a round: withdraw him instead."),
+    "tournament_finished": _("The tournament is finished: its results are frozen."),
+    "round_locked": _("This round is over (the next one is seated): its results are locked."),
+    "seating_in_progress": _("A round is being seated: wait for its tables."),
+    "no_rounds_left": _("Every round of the tournament is seated."),
+    "round_not_complete": _("Not every table of the round has its totals yet."),
+    "too_few_players": _("A round needs at least four players who play."),
+    "invalid_points": _("Four whole numbers for 1st to 4th, none above the one before."),
     "four_players": _("A table seats four different players."),
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),

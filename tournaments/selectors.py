@@ -411,6 +411,40 @@ def current_round(tournament: Tournament) -> Round | None:
     return round_
 
 
+def latest_round(tournament: Tournament) -> Round | None:
+    """The latest round, seated or not (being seated, failed), with its seating job."""
+    round_ = tournament.round_set.select_related("task").order_by("-number").first()
+    if round_ is not None:
+        round_.tournament = tournament
+    return round_
+
+
+def entries_listed(tournament: Tournament) -> list[Registration]:
+    """The tournament's entries with their players, active first, then by name's pinyin; each
+    says whether its player has played (or sat out) a round: then he can be withdrawn, not
+    removed."""
+    rounds = seated_rounds(tournament)
+    played = seated_players(rounds) | {p for r in rounds for p in r.byes}
+    rows = list(tournament.registrations.select_related("player"))
+    for row in rows:
+        row.has_played = row.player_id in played
+    active = Registration.Status.ACTIVE
+    rows.sort(key=lambda r: (r.status != active, name_sort_key(r.player.name), r.pk))
+    return rows
+
+
+def free_tournament_slug(wanted: str) -> str:
+    """``wanted`` if no tournament has it, else ``wanted-2``, ``wanted-3`` … (one query)."""
+    wanted = wanted[:56] or "tournament"
+    taken = set(Tournament.objects.filter(slug__startswith=wanted).values_list("slug", flat=True))
+    if wanted not in taken:
+        return wanted
+    n = 2
+    while f"{wanted}-{n}" in taken:
+        n += 1
+    return f"{wanted}-{n}"
+
+
 def round_numbered(tournament: Tournament, number: int) -> Round | None:
     round_ = tournament.round_set.filter(number=number).first()
     if round_ is not None:

@@ -283,3 +283,9 @@ def _as_data(values: Mapping[str, Any]) -> dict[str, str]:
             continue
         out[name] = "on" if value is True else str(value)
     return out
+
+
+def club_mode(club) -> str:
+    """The mode the club's rules play (血战到底 unless they say 普通): a new table's or
+    tournament's first choice."""
+    return club.ruleset.description.get("options", {}).get("mode", "xuezhan")

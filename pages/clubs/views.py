@@ -26,7 +26,7 @@ from core.errors import Conflict, Invalid
 from core.http import service_error_items
 from pages.base import ERROR_TEXT, club_for, day_or_404, require_role
 from pages.clubs.forms import ClubForm, ClubRulesForm, PlayerForm, TableForm, slug_from_name
-from pages.clubs.options import snapshot_options
+from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
 from scoring.services import same_rules
 from tournaments import selectors as tournament_selectors
@@ -178,7 +178,7 @@ def table_new(request: HttpRequest, slug: str) -> HttpResponse:
     rules = snapshot_choice(club.ruleset)
     initial = {
         "base": club.base,
-        "mode": club.ruleset.description.get("options", {}).get("mode", "xuezhan"),
+        "mode": club_mode(club),
         "ruleset": "",
     }
     form = TableForm(

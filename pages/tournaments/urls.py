@@ -1,13 +1,19 @@
 """The tournament pages: its home, the standings, the projector, the printed seating of a
-round and the live tables of the round in play."""
+round and the live tables of the round in play; for its scorekeeper, a new tournament, the
+entries and the round desk."""
 
 from django.urls import path
 
-from pages.tournaments import views
+from pages.tournaments import director, views
 
 T = "tournaments/<slug:slug>"
 
 urlpatterns = [
+    path("clubs/<slug:slug>/tournaments/new/", director.tournament_new, name="page-tournament-new"),
+    path(f"{T}/entries/", director.entries, name="page-tournament-entries"),
+    path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
+    path(f"{T}/desk/", director.desk, name="page-tournament-desk"),
+    path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
     path(f"{T}/", views.tournament_page, name="page-tournament"),
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),

@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from clubs import selectors as club_selectors
+from clubs.models import Role
 from pages.accounts.qr import qr_svg
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.widgets import standings_rows
@@ -73,6 +74,8 @@ def _context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict
         "club_readable": club_selectors.can_read(request.user, club),
         "zone": club.time_zone,
         "status_text": STATUS_TEXT.get(tournament.status, tournament.status),
+        "may_direct": club_selectors.has_role(request.user, club, Role.ORGANISER),
+        "may_score": club_selectors.has_role(request.user, club, Role.SCORER),
         "now": timezone.now(),
         **extra,
     }

@@ -163,7 +163,7 @@ def test_creating_a_club_makes_the_creator_owner_and_suggests_the_slug_from_piny
     # a slug given and taken: a readable refusal on the form, nothing created
     taken = client.post("/clubs/new/", {**form, "slug": "cheng-du-cha-guan"})
     assert taken.status_code == 200
-    assert "Another club has this address" in taken.content.decode()
+    assert "This address is taken" in taken.content.decode()
     reserved = client.post("/clubs/new/", {**form, "slug": "new"})
     assert "reserved" in reserved.content.decode()
     assert Club.objects.filter(name="成都茶馆").count() == 2

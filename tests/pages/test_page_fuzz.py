@@ -102,7 +102,8 @@ def parameters(pattern: URLPattern) -> list[str]:
 def real_values(world: World, name: str, parameter: str) -> list:
     """The real values a route's path parameter may take (which object it names, by the
     route's name and the parameter's)."""
-    tournament = name.startswith("page-tournament")
+    # a new tournament is made from its club's page: its slug is the club's
+    tournament = name.startswith("page-tournament") and name != "page-tournament-new"
     if parameter == "pk":
         kind = next((kind for prefix, kind in PK_KINDS if name.startswith(prefix)), "player")
     else:
@@ -112,6 +113,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "token": "invitation_token",
             "number": "round" if tournament else "hand",
             "preset": "ruleset",
+            "player": "registration" if tournament else None,
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"
     return world.names[kind]

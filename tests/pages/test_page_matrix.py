@@ -33,6 +33,7 @@ from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.helpers import db_state, login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import services as tournament_services
+from tournaments.models import Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -75,10 +76,22 @@ MEMBERS_CLUB = {
     "page-tournament-projector": (404, 404, 200, 200, 200, 200),
     "page-tournament-live": (404, 404, 200, 200, 200, 200),
     "page-tournament-print": (404, 404, 200, 200, 200, 200),
+    # the scorekeeper's: a new tournament and its entries are the organisers', the round desk
+    # (a table's totals) the scorers'
+    "page-tournament-new": (404, 404, 403, 403, 200, 200),
+    "page-tournament-entries": (404, 404, 403, 403, 200, 200),
+    "page-tournament-desk": (404, 404, 403, 200, 200, 200),
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
-TOURNAMENT_PAGES = [name for name in MEMBERS_CLUB if name.startswith("page-tournament")]
+TOURNAMENT_PAGES = [
+    "page-tournament",
+    "page-tournament-standings",
+    "page-tournament-projector",
+    "page-tournament-live",
+    "page-tournament-print",
+]
+DIRECTOR_PAGES = ["page-tournament-entries", "page-tournament-desk"]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
     "page-club": EVERYONE,
@@ -95,6 +108,9 @@ PUBLIC_CLUB = {
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200),
     **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
+    "page-tournament-new": (302, 403, 403, 403, 200, 200),
+    "page-tournament-entries": (302, 403, 403, 403, 200, 200),
+    "page-tournament-desk": (302, 403, 403, 200, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }
@@ -108,6 +124,8 @@ ACTIONS = (
     "page-member-reset",
     "page-invitation-create",
     "page-invitation-revoke",
+    "page-tournament-entry",
+    "page-tournament-seat",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -143,6 +161,7 @@ def world(request):
         for i in range(4):
             tournament_services.registration_create(tournament=cup, name=f"{slug} {i}")
         tournament_services.round_seat(round_id=tournament_services.round_start(tournament=cup).pk)
+    entered = Registration.objects.filter(tournament__slug="private-cup").first().player_id
     args = {
         "page-club": [club.slug],
         "page-club-players": [club.slug],
@@ -166,8 +185,11 @@ def world(request):
         "page-member-reset": [club.slug, member.memberships.get().pk],
         "page-invitation-create": [club.slug],
         "page-invitation-revoke": [club.slug, invitation.pk],
-        **dict.fromkeys(TOURNAMENT_PAGES, ["private-cup"]),
+        **dict.fromkeys(TOURNAMENT_PAGES + DIRECTOR_PAGES, ["private-cup"]),
         "page-tournament-print": ["private-cup", 1],
+        "page-tournament-new": [club.slug],
+        "page-tournament-entry": ["private-cup", entered],
+        "page-tournament-seat": ["private-cup"],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],

@@ -1,0 +1,185 @@
+"""The scorekeeper's tournament pages: a new tournament from the club page, its entries, and the
+round desk (seat the next round, enter each table's totals).
+
+Each page runs on the services the API calls (``tournaments.services``), with the API's roles:
+the club's organisers set up and seat, its scorers enter results. A service's refusal is shown
+in the page's language (``pages.base.ERROR_TEXT``), under the field it names where it names one.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from clubs import selectors as club_selectors
+from clubs.models import Role
+from core.errors import Conflict, Invalid
+from core.http import service_error_items
+from pages.base import ERROR_TEXT, club_for, require_role
+from pages.clubs.forms import slug_from_name
+from pages.clubs.options import club_mode, snapshot_options
+from pages.clubs.rulesets import snapshot_choice
+from pages.clubs.views import apply_problems
+from pages.tournaments.forms import EntryForm, TableTotalsForm, TournamentForm
+from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
+from tournaments import selectors, services
+from tournaments.models import Registration, Round, Tournament
+
+#: seconds between two looks of the desk while a round is being seated
+SEATING_REFRESH_SECONDS = 2
+
+
+def _directed(request: HttpRequest, slug: str, role: str = Role.ORGANISER) -> Tournament:
+    """The tournament, for a visitor with ``role`` in its club (else sign in / 403 / 404)."""
+    tournament = tournament_for(request, slug)
+    require_role(request.user, tournament.club, role)
+    return tournament
+
+
+def _on_field(*names: str):
+    return lambda path: next((n for n in names if path == n or path.startswith(f"{n}[")), None)
+
+
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new tournament of the club (an organiser): it opens for entries."""
+    club = club_for(request.user, slug)
+    require_role(request.user, club, Role.ORGANISER)
+    form = TournamentForm(
+        request.POST or None,
+        initial={"base": club.base, "ruleset": "", "mode": club_mode(club)},
+        club_rules=snapshot_choice(club.ruleset), club_options=snapshot_options(club.ruleset),
+    )  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        wanted = data["slug"] or selectors.free_tournament_slug(slug_from_name(data["name"]))
+        try:
+            tournament = services.tournament_create(
+                name=data["name"], slug=wanted, user=request.user, club=club,
+                ruleset=form.ruleset_spec, base=data["base"], mode=data["mode"],
+                rounds=data["rounds"], hands_per_table=data["hands_per_table"],
+                placement_points=data["placement_points"], seating=data["seating"],
+                seed=data["seed"], is_public=data["is_public"],
+            )  # fmt: skip
+        except (Conflict, Invalid) as e:
+            apply_problems(form, e, _on_field("slug", "name", "placement_points"))
+        else:
+            messages.success(request, _("The tournament is open for entries."))
+            return redirect("page-tournament-entries", slug=tournament.slug)
+    context = {"club": club, "form": form, "rules": form.club_rules}
+    return render(request, "pages/tournaments/new.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def entries(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entries (an organiser): add a player of the club or a guest, withdraw, remove."""
+    tournament = _directed(request, slug)
+    members = club_selectors.club_players(
+        tournament.club, limit=club_selectors.PLAYERS_SHOWN
+    ).members
+    form = EntryForm(request.POST or None, players=members)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.registration_create(tournament=tournament, **form.entry())
+        except (Conflict, Invalid) as e:
+            apply_problems(form, e, _on_field("name"))
+        else:
+            messages.success(request, _("%(name)s is entered.") % {"name": entry.player.name})
+            return redirect("page-tournament-entries", slug=tournament.slug)
+    context = _context(
+        request, tournament, form=form, entries=selectors.entries_listed(tournament),
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )  # fmt: skip
+    return render(request, "pages/tournaments/entries.html", context)
+
+
+@require_POST
+def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+    """Withdraw an entry, bring it back, or remove it (never seated): one button each."""
+    tournament = _directed(request, slug)
+    entry = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, player_id=player
+    )
+    action = request.POST.get("action")
+    try:
+        if action == "withdraw":
+            services.registration_update(registration=entry, status=Registration.Status.WITHDRAWN)
+            messages.success(request, _("%(name)s is withdrawn.") % {"name": entry.player.name})
+        elif action == "return":
+            services.registration_update(registration=entry, status=Registration.Status.ACTIVE)
+            messages.success(request, _("%(name)s plays again.") % {"name": entry.player.name})
+        elif action == "remove":
+            services.registration_delete(registration=entry)
+            messages.success(request, _("%(name)s is removed.") % {"name": entry.player.name})
+        else:
+            raise Http404
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    return redirect("page-tournament-entries", slug=tournament.slug)
+
+
+def _error_text(exc: Exception) -> str:
+    """A service's refusal in the page's language, as one line."""
+    return " ".join(
+        str(ERROR_TEXT.get(item["code"], item["message"])) for item in service_error_items(exc)
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """The round desk (a scorer or organiser): the latest round's tables, a totals form for
+    each, and the button that seats the next round (an organiser)."""
+    tournament = _directed(request, slug, Role.SCORER)
+    latest = selectors.latest_round(tournament)
+    seated = latest is not None and latest.status == Round.Status.SEATED
+    detail = selectors.round_detail(latest) if seated else None
+    sent = request.POST.get("table") if request.method == "POST" else None
+    forms = [
+        (table, TableTotalsForm(
+            request.POST if sent == str(table.number) else None, seats=table.seats,
+            prefix=f"t{table.number}",
+        ))
+        for table in (detail.table_rows if detail else ())
+    ]  # fmt: skip
+    for table, form in forms:
+        if form.is_bound and form.is_valid() and _totals_saved(request, latest, table, form):
+            return redirect("page-tournament-desk", slug=tournament.slug)
+    context = _context(
+        request, tournament, latest=latest, detail=detail, forms=forms,
+        may_seat=club_selectors.has_role(request.user, tournament.club, Role.ORGANISER),
+        latest_status=ROUND_STATUS_TEXT.get(latest.status, latest.status) if latest else "",
+        seating=latest is not None and latest.status == Round.Status.SEATING,
+        refresh=SEATING_REFRESH_SECONDS,
+        next_number=(latest.number + 1) if latest else 1,
+        more_rounds=(latest.number if latest else 0) < tournament.rounds,
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )  # fmt: skip
+    return render(request, "pages/tournaments/desk.html", context)
+
+
+def _totals_saved(request: HttpRequest, round_: Round, table, form: TableTotalsForm) -> bool:
+    """Enter one table's totals; a refusal goes on its form."""
+    found = round_.tables.select_related("session").get(number=table.number)
+    try:
+        services.table_result_enter(table=found, scores=form.scores(), user=request.user)
+    except (Conflict, Invalid) as e:
+        form.add_error(None, _error_text(e))
+        return False
+    messages.success(request, _("Table %(n)s: the totals are saved.") % {"n": table.number})
+    return True
+
+
+@require_POST
+def round_seat(request: HttpRequest, slug: str) -> HttpResponse:
+    """Seat the next round (or the failed one again): the seating runs on a worker."""
+    tournament = _directed(request, slug)
+    try:
+        round_ = services.round_start(tournament=tournament)
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.info(request, _("Round %(n)s is being seated.") % {"n": round_.number})
+    return redirect("page-tournament-desk", slug=tournament.slug)

@@ -1,0 +1,166 @@
+"""Forms of the scorekeeper's tournament pages: a new tournament, an entry, a table's totals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from clubs.limits import BASE
+from pages.clubs.forms import KeyedSelect, TableForm, preset_rules, search_keys
+from pages.clubs.options import RulesOptionsMixin
+from pages.clubs.rulesets import preset_choices
+from tournaments.models import Tournament
+from tournaments.standings import DEFAULT_PLACEMENT_POINTS
+
+#: the sets of placement points a club usually plays, offered beside the field
+USUAL_POINTS = ("4 2 1 0", "4 3 2 1", "8 4 2 0", "0 0 0 0")
+#: the most rounds and hands a page offers (the API has its own bounds)
+MAX_ROUNDS = 30
+MAX_HANDS = 64
+
+
+class TournamentForm(RulesOptionsMixin, forms.Form):
+    """A new tournament of the club: its name and address, who sees it, its rules (the club's
+    or a preset, some options changed), its format and how its rounds are seated."""
+
+    name = forms.CharField(label=_("Tournament name"), max_length=120)
+    slug = forms.SlugField(
+        label=_("Address"),
+        max_length=60,
+        required=False,
+        help_text=_(
+            "Letters, digits and hyphens, in the link /tournaments/…/. Left empty, it is made "
+            "from the name's pinyin."
+        ),  # fmt: skip
+    )
+    is_public = forms.TypedChoiceField(
+        label=_("Who sees the standings"),
+        choices=[("1", _("Everyone (public)")), ("", _("Members of the club only"))],
+        coerce=bool,
+        empty_value=False,
+        initial="1",
+        widget=forms.RadioSelect,
+    )
+    ruleset = forms.ChoiceField(label=_("Rules"), required=False, widget=forms.RadioSelect)
+    base = forms.IntegerField(label=_("Base stake (底)"), min_value=BASE["min_value"],
+                              max_value=BASE["max_value"])  # fmt: skip
+    mode = TableForm.base_fields["mode"]
+    rounds = forms.IntegerField(
+        label=_("Number of rounds"), min_value=1, max_value=MAX_ROUNDS, initial=4
+    )
+    hands_per_table = forms.IntegerField(
+        label=_("Hands per table and round"), min_value=1, max_value=MAX_HANDS, initial=8
+    )
+    placement_points = forms.CharField(
+        label=_("Placement points, 1st to 4th"),
+        initial=" ".join(map(str, DEFAULT_PLACEMENT_POINTS)),
+        max_length=40,
+    )
+    seating = forms.ChoiceField(
+        label=_("Seating of the rounds"),
+        choices=[
+            (Tournament.Seating.BALANCED, _("Balanced: fewest repeat meetings")),
+            (Tournament.Seating.SWISS, _("Swiss: leaders play leaders")),
+            (Tournament.Seating.RANDOM, _("Random")),
+        ],
+        initial=Tournament.Seating.BALANCED,
+        widget=forms.RadioSelect,
+    )
+    seed = forms.IntegerField(
+        label=_("Seating seed"),
+        initial=0,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text=_("The same seed seats the same players the same way again."),
+    )
+
+    def __init__(self, *args, club_rules, club_options, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["placement_points"].help_text = gettext(
+            "Four whole numbers, none above the one before. Usual: %(sets)s."
+        ) % {"sets": " · ".join(USUAL_POINTS)}
+        self.presets = preset_choices()
+        self.club_rules = club_rules
+        self.fields["ruleset"].choices = [("", _("The club's rules: %(title)s") % {
+            "title": club_rules.title})] + [(p.name, p.title) for p in self.presets]  # fmt: skip
+        self.rule_choices = {"": club_options, **preset_rules()}
+        self.add_option_fields()
+
+    ruleset_radios = TableForm.ruleset_radios
+
+    def clean_placement_points(self) -> list[int]:
+        words = self.cleaned_data["placement_points"].replace(",", " ").replace("/", " ").split()
+        try:
+            points = [int(w) for w in words]
+        except ValueError:
+            points = []
+        if len(points) != 4 or any(a < b for a, b in zip(points, points[1:], strict=False)):
+            raise ValidationError(
+                _("Four whole numbers for 1st to 4th, none above the one before."),
+                code="invalid_points",
+            )
+        return points
+
+
+class EntryForm(forms.Form):
+    """An entry: a player of the club, or a guest by name (a new player)."""
+
+    player = forms.ChoiceField(label=_("A player of the club"), required=False)
+    name = forms.CharField(label=_("or a guest's name"), max_length=80, required=False)
+    new_player = forms.BooleanField(
+        label=_("A new person, though a player of that name exists"), required=False
+    )
+
+    def __init__(self, *args, players, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.members = {str(m.player_id): m for m in players}
+        # the widget first: setting the choices hands them to the widget there is
+        self.fields["player"].widget = KeyedSelect(
+            {pid: search_keys(m.name) for pid, m in self.members.items()}
+        )
+        self.fields["player"].choices = [("", "—")] + [
+            (pid, m.name) for pid, m in self.members.items()
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        chosen, name = data.get("player"), data.get("name", "").strip()
+        if bool(chosen) == bool(name):
+            raise ValidationError(
+                _("Choose a player of the club, or write a guest's name: one of the two."),
+                code="one_of_two",
+            )
+        return data
+
+    def entry(self) -> dict[str, Any]:
+        """What ``registration_create`` takes."""
+        data = self.cleaned_data
+        if data["player"]:
+            return {"player": self.members[data["player"]].player}
+        return {"name": data["name"].strip(), "new_player": data["new_player"]}
+
+
+class TableTotalsForm(forms.Form):
+    """A table's four totals, in seat order; their sum is the service's to check."""
+
+    def __init__(self, *args, seats, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for n, seat in enumerate(seats):
+            self.fields[f"total_{n}"] = forms.IntegerField(
+                label=seat.name, min_value=-(10**9), max_value=10**9,
+                initial=seat.score,
+            )  # fmt: skip
+
+    def rows(self):
+        return [(seat, self[f"total_{n}"]) for n, seat in enumerate(self.seats)]
+
+    def scores(self) -> list[dict[str, int]]:
+        return [
+            {"player": seat.player, "score": self.cleaned_data[f"total_{n}"]}
+            for n, seat in enumerate(self.seats)
+        ]

@@ -1,0 +1,257 @@
+"""The scorekeeper's tournament pages with Django's test client: a new tournament from the club
+page, its entries, and the round desk (seat a round, enter each table's totals).
+
+Every write goes through the page's form only; what it stored is read back from the models and
+the API. The numbers of the round are worked by hand: one table, the totals +30, +10, −10, −30
+in seat order (东 南 西 北) under placement points 8/4/2/0 give the players at 东, 南, 西, 北
+8, 4, 2 and 0 points, in that order of the standings.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+from django.test import Client
+
+from clubs.models import Club, Role
+from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
+from tests.helpers import client_for, member_login
+from tournaments import selectors, services
+from tournaments.models import Registration, Round, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def host(db) -> Club:
+    return ClubFactory(slug="host", name="Host club", base=1)
+
+
+@pytest.fixture
+def director(host):
+    return member_login(host, Role.ORGANISER, "director")
+
+
+@pytest.fixture
+def browser(director) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(director)
+    return client
+
+
+FORM = {
+    "name": "春季杯",
+    "slug": "",
+    "is_public": "1",
+    "ruleset": "",
+    "base": "2",
+    "mode": "single",
+    "rounds": "2",
+    "hands_per_table": "4",
+    "placement_points": "8 4 2 0",
+    "seating": "random",
+    "seed": "7",
+}
+
+
+def errors_of(response) -> str:
+    return " ".join(re.findall(r'class="error[s]?"[^>]*>(.*?)</', response.content.decode(), re.S))
+
+
+# --- a new tournament ----------------------------------------------------------------------------
+
+
+def test_the_club_page_offers_a_new_tournament_to_its_organisers_only(host, browser):
+    assert "/clubs/host/tournaments/new/" in browser.get("/clubs/host/").content.decode()
+    scorer = Client()
+    scorer.force_login(member_login(host, Role.SCORER))
+    assert "/clubs/host/tournaments/new/" not in scorer.get("/clubs/host/").content.decode()
+
+
+def test_a_new_tournament_from_the_page(host, browser):
+    page = browser.get("/clubs/host/tournaments/new/")
+    assert page.status_code == 200
+    answer = browser.post("/clubs/host/tournaments/new/", FORM)
+    # the address is made from the name's pinyin: 春季杯 → chun-ji-bei
+    assert answer.status_code == 302, errors_of(answer)
+    assert answer["Location"] == "/tournaments/chun-ji-bei/entries/"
+    t = Tournament.objects.get(slug="chun-ji-bei")
+    assert (t.name, t.club, t.hosted, t.is_public) == ("春季杯", host, True, True)
+    assert t.ruleset == host.ruleset  # the club's rules, pinned for the tournament
+    assert (t.base, t.mode, t.rounds, t.hands_per_table) == (2, "single", 2, 4)
+    assert (t.placement_points, t.seating, t.seed) == ([8, 4, 2, 0], "random", 7)
+    assert t.status == Tournament.Status.REGISTRATION
+
+    # a second one of the same name gets the next free address
+    assert browser.post("/clubs/host/tournaments/new/", FORM)["Location"] == (
+        "/tournaments/chun-ji-bei-2/entries/"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"placement_points": "1 2 3 4"}, "none above the one before"),
+        ({"placement_points": "8 4 2"}, "none above the one before"),
+        ({"rounds": "0"}, "greater than or equal to 1"),
+        ({"name": ""}, "This field is required"),
+        ({"name": "A\x0bB"}, ""),  # a control character: the readable 400 page
+    ],
+)
+def test_a_refused_tournament_says_why_and_stores_nothing(browser, change, said):
+    answer = browser.post("/clubs/host/tournaments/new/", {**FORM, **change})
+    assert answer.status_code in (200, 400)
+    assert said in answer.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_an_address_taken_is_refused_in_words(host, browser, director):
+    services.tournament_create(name="Cup", slug="cup", user=director, club=host, rounds=1)
+    answer = browser.post("/clubs/host/tournaments/new/", {**FORM, "slug": "cup"})
+    assert answer.status_code == 200
+    assert "This address is taken" in errors_of(answer)
+    assert Tournament.objects.count() == 1
+
+
+def test_the_new_tournament_page_speaks_chinese(host, director):
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(director)
+    text = client.get("/clubs/host/tournaments/new/").content.decode()
+    assert "新比赛" in text and "名次分" in text
+
+
+# --- entries -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def cup(host, director) -> Tournament:
+    return services.tournament_create(
+        name="Cup", slug="cup", user=director, club=host, rounds=2, hands_per_table=4,
+        placement_points=[8, 4, 2, 0],
+    )  # fmt: skip
+
+
+def entered(cup) -> list[tuple[str, str]]:
+    return sorted(cup.registrations.values_list("player__name", "status"))
+
+
+def test_entries_of_the_club_and_guests(host, cup, browser):
+    zhang = MembershipFactory(club=host, player=PlayerFactory(name="张三")).player
+    url = "/tournaments/cup/entries/"
+    assert browser.post(url, {"player": zhang.pk}).status_code == 302
+    assert browser.post(url, {"name": "Guest One"}).status_code == 302
+    assert entered(cup) == [("Guest One", "active"), ("张三", "active")]
+
+    # a guest named as a player who exists is not taken for a new person unasked
+    same = browser.post(url, {"name": "张三"})
+    assert same.status_code == 200
+    assert "A player of this name exists" in errors_of(same)
+    assert browser.post(url, {"name": "张三", "new_player": "on"}).status_code == 302
+    assert entered(cup) == [("Guest One", "active"), ("张三", "active"), ("张三", "active")]
+
+    both = browser.post(url, {"player": zhang.pk, "name": "Someone"})
+    assert "one of the two" in errors_of(both)
+    again = browser.post(url, {"player": zhang.pk})
+    assert "already entered" in errors_of(again)
+    assert cup.registrations.count() == 3
+
+    guest = cup.registrations.get(player__name="Guest One").player_id
+    browser.post(f"{url}{guest}/", {"action": "withdraw"})
+    assert ("Guest One", "withdrawn") in entered(cup)
+    browser.post(f"{url}{guest}/", {"action": "return"})
+    assert ("Guest One", "active") in entered(cup)
+    browser.post(f"{url}{guest}/", {"action": "remove"})
+    assert [n for n, _ in entered(cup)] == ["张三", "张三"]
+    page = browser.get(url).content.decode()
+    assert "2 entries" in page and "张三" in page
+
+
+# --- the round desk ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def four(cup):
+    for name in ("A", "B", "C", "D"):
+        services.registration_create(tournament=cup, name=name)
+    return cup
+
+
+def seat_round(browser, django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = browser.post("/tournaments/cup/desk/seat/")
+    assert answer.status_code == 302
+
+
+def totals(table_number: int, values: list[int]) -> dict[str, str]:
+    form = {"table": str(table_number)}
+    form.update({f"t{table_number}-total_{n}": str(v) for n, v in enumerate(values)})
+    return form
+
+
+def test_a_round_seated_and_entered_on_the_desk(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "Seat round 1" in desk
+    seat_round(browser, django_capture_on_commit_callbacks)
+    round_ = four.round_set.get()
+    assert round_.status == Round.Status.SEATED
+    seats = list(round_.tables.get().session.seats.select_related("player").order_by("number"))
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "Table 1" in desk and all(s.player.name in desk for s in seats)
+    assert "Seat round 2" not in desk  # not before every table has its totals
+
+    # totals that do not sum to zero are refused in words; nothing is stored
+    refused = browser.post("/tournaments/cup/desk/", totals(1, [30, 10, -10, -20]))
+    assert refused.status_code == 200
+    assert "do not add up to zero" in errors_of(refused)
+    assert not round_.tables.get().session.results.exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = browser.post("/tournaments/cup/desk/", totals(1, [30, 10, -10, -30]))
+    assert saved.status_code == 302
+    # 8/4/2/0 by place: 东 +30 first, 南 +10 second, 西 −10 third, 北 −30 fourth
+    api = client_for(member_login(four.club, Role.MEMBER)).get("/api/v1/tournaments/cup/standings/")
+    rows = [(r["player"], Fraction(r["placement_points"])) for r in api.json()["standings"]]
+    assert rows == [(s.player_id, Fraction(p)) for s, p in zip(seats, [8, 4, 2, 0], strict=True)]
+    standings = selectors.latest_standings(four)
+    assert [r.player for r in standings.rows] == [s.player_id for s in seats]
+
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "1 of 1 tables have their totals" in desk and "Seat round 2" in desk
+
+
+def test_a_scorer_enters_totals_but_does_not_seat(
+    four, host, in_process_tasks, browser, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    scorer = Client(HTTP_ACCEPT_LANGUAGE="en")
+    scorer.force_login(member_login(host, Role.SCORER))
+    desk = scorer.get("/tournaments/cup/desk/").content.decode()
+    assert "Save the totals" in desk and "Seat round" not in desk
+    assert scorer.post("/tournaments/cup/desk/seat/").status_code == 403
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scorer.post("/tournaments/cup/desk/", totals(1, [5, 5, -5, -5])).status_code == 302
+    assert four.round_set.count() == 1
+
+
+def test_seating_too_few_players_is_refused_in_words(cup, browser, host):
+    services.registration_create(tournament=cup, name="Alone")
+    answer = browser.post("/tournaments/cup/desk/seat/", follow=True)
+    assert "at least four players" in answer.content.decode()
+    assert not cup.round_set.exists()
+
+
+def test_an_entry_that_has_played_is_withdrawn_not_removed(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    a = four.registrations.get(player__name="A")
+    page = browser.get("/tournaments/cup/entries/").content.decode()
+    assert 'value="remove"' not in page
+    answer = browser.post(f"/tournaments/cup/entries/{a.player_id}/", {"action": "remove"},
+                          follow=True)  # fmt: skip
+    assert "withdraw him instead" in answer.content.decode()
+    assert Registration.objects.filter(pk=a.pk).exists()
