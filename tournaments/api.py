@@ -157,7 +157,10 @@ class RegistrationDetailView(ApiView):
 
     @extend_schema(request=RegistrationUpdateSerializer, responses=RegistrationOutSerializer)
     def patch(self, request: Request, slug: str, player: int) -> Response:
-        registration = self._get(request, slug, player, Role.ORGANISER)
+        """An organiser changes an entry; a scorer may tick check-in alone (at the door)."""
+        only_check_in = isinstance(request.data, dict) and set(request.data) == {"checked_in"}
+        role = Role.SCORER if only_check_in else Role.ORGANISER
+        registration = self._get(request, slug, player, role)
         data = self.valid(RegistrationUpdateSerializer, request)
         registration = services.registration_update(registration=registration, **data)
         return Response(RegistrationOutSerializer(registration).data)

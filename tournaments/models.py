@@ -63,6 +63,9 @@ class Tournament(models.Model):
     bye_table_score = models.IntegerField(default=0)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTRATION)
     is_public = models.BooleanField(default=True)
+    check_in = models.BooleanField(
+        default=False, help_text="a round seats only the entries checked in (on the day)"
+    )
     #: balanced seating plans the whole event; the rounds not yet played wait here
     seating_plan = models.JSONField(default=list, blank=True)
     #: when the standings recompute now waiting in the queue was asked for: a burst of
@@ -113,6 +116,7 @@ class Registration(models.Model):
     pinned_table = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="always seated at this table (accessibility)"
     )
+    checked_in = models.BooleanField(default=False, help_text="here on the day (签到)")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

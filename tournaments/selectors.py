@@ -433,6 +433,23 @@ def entries_listed(tournament: Tournament) -> list[Registration]:
     return rows
 
 
+def check_in_list(tournament: Tournament) -> list[Registration]:
+    """The active entries with their players, by name's pinyin."""
+    rows = list(
+        tournament.registrations.filter(status=Registration.Status.ACTIVE).select_related("player")
+    )
+    rows.sort(key=lambda r: (name_sort_key(r.player.name), r.pk))
+    return rows
+
+
+def checked_in_count(tournament: Tournament) -> tuple[int, int]:
+    """(checked in, active entries)."""
+    counts = tournament.registrations.filter(status=Registration.Status.ACTIVE).aggregate(
+        here=Count("pk", filter=Q(checked_in=True)), all=Count("pk")
+    )
+    return counts["here"], counts["all"]
+
+
 def free_tournament_slug(wanted: str) -> str:
     """``wanted`` if no tournament has it, else ``wanted-2``, ``wanted-3`` … (one query)."""
     wanted = wanted[:56] or "tournament"

@@ -63,6 +63,9 @@ class TournamentInSerializer(serializers.Serializer):
     )
     bye_table_score = serializers.IntegerField(default=0, **SCORE)
     is_public = serializers.BooleanField(default=True)
+    check_in = serializers.BooleanField(
+        default=False, help_text="a round seats only the entries checked in"
+    )
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -81,6 +84,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     )
     bye_table_score = serializers.IntegerField(required=False, **SCORE)
     is_public = serializers.BooleanField(required=False)
+    check_in = serializers.BooleanField(required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
@@ -97,7 +101,7 @@ class TournamentOutSerializer(serializers.ModelSerializer):
         fields = ["name", "slug", "club", "hosted", "status", "is_public", "rounds",
                   "rounds_seated", "players", "hands_per_table", "ruleset", "ruleset_fingerprint",
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
-                  "bye_points", "bye_table_score", "created_at"]  # fmt: skip
+                  "bye_points", "bye_table_score", "check_in", "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)
@@ -123,6 +127,7 @@ class RegistrationInSerializer(serializers.Serializer):
 
 class RegistrationUpdateSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Registration.Status.choices, required=False)
+    checked_in = serializers.BooleanField(required=False, help_text="here on the day (签到)")
     seed_rating = serializers.IntegerField(required=False, allow_null=True, **SCORE)
     pinned_table = serializers.IntegerField(
         min_value=1, max_value=1_000, required=False, allow_null=True
@@ -135,8 +140,8 @@ class RegistrationOutSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["player", "name", "seed_rating", "status", "first_round", "withdrawn_after",
-                  "pinned_table", "created_at"]  # fmt: skip
+        fields = ["player", "name", "seed_rating", "status", "checked_in", "first_round",
+                  "withdrawn_after", "pinned_table", "created_at"]  # fmt: skip
 
 
 class RoundOutSerializer(serializers.Serializer):

@@ -101,6 +101,7 @@ def tournament_create(
     bye_points: Decimal | None = None,
     bye_table_score: int = 0,
     is_public: bool = True,
+    check_in: bool = False,
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
@@ -125,7 +126,7 @@ def tournament_create(
                 placement_points=placement_points or list(DEFAULT_PLACEMENT_POINTS),
                 tiebreaks=tiebreaks or list(DEFAULT_TIEBREAKS), seating=seating, seed=seed,
                 bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
-                created_by=user,
+                check_in=check_in, created_by=user,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -153,8 +154,8 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
         tournament.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
     for key, value in fields.items():
         setattr(tournament, key, value)
-    if "rounds" in fields:
-        tournament.seating_plan = []  # planned for the old number of rounds
+    if {"rounds", "check_in"} & set(fields):
+        tournament.seating_plan = []  # planned for the old number of rounds, or other players
     tournament.save()
     if fields.get("status") == Tournament.Status.FINISHED:
         _freeze(tournament)
@@ -229,7 +230,7 @@ def registration_update(*, registration: Registration, **fields: Any) -> Registr
     for key, value in fields.items():
         setattr(registration, key, value)
     registration.save()
-    if {"status", "pinned_table"} & set(fields):
+    if {"status", "pinned_table", "checked_in"} & set(fields):
         _plan_changed(tournament)
     if "status" in fields:
         standings_request(tournament_id=tournament.pk)
@@ -343,7 +344,10 @@ def round_start(*, tournament: Tournament) -> Round:
             )
             raise Conflict("round_not_complete", message)
     if len(_active_players(tournament, number)) < 4:
-        raise Conflict("too_few_players", "a round needs at least four active players")
+        message = "a round needs at least four active players" + (
+            " checked in" if tournament.check_in else ""
+        )
+        raise Conflict("too_few_players", message)
     round_ = Round.objects.create(tournament=tournament, number=number, method=tournament.seating)
     round_.task = job_create(SEATING_TASK, tournament)
     round_.save(update_fields=["task"])
@@ -396,11 +400,14 @@ def _seat_again(round_: Round, tournament: Tournament, *, reseat: bool) -> Round
 
 
 def _active_players(tournament: Tournament, number: int) -> list[Registration]:
-    return list(
-        tournament.registrations.filter(
-            status=Registration.Status.ACTIVE, first_round__lte=number
-        ).order_by(F("seed_rating").desc(nulls_last=True), "pk")
+    """Who round ``number`` seats: the active entries due by then (and, where the tournament
+    checks in, those checked in)."""
+    entries = tournament.registrations.filter(
+        status=Registration.Status.ACTIVE, first_round__lte=number
     )
+    if tournament.check_in:
+        entries = entries.filter(checked_in=True)
+    return list(entries.order_by(F("seed_rating").desc(nulls_last=True), "pk"))
 
 
 def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:

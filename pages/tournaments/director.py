@@ -19,7 +19,7 @@ from clubs.models import Role
 from core.errors import Conflict, Invalid
 from core.http import service_error_items
 from pages.base import ERROR_TEXT, club_for, require_role
-from pages.clubs.forms import slug_from_name
+from pages.clubs.forms import search_keys, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
 from pages.clubs.views import apply_problems
@@ -62,7 +62,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 ruleset=form.ruleset_spec, base=data["base"], mode=data["mode"],
                 rounds=data["rounds"], hands_per_table=data["hands_per_table"],
                 placement_points=data["placement_points"], seating=data["seating"],
-                seed=data["seed"], is_public=data["is_public"],
+                seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
             )  # fmt: skip
         except (Conflict, Invalid) as e:
             apply_problems(form, e, _on_field("slug", "name", "placement_points"))
@@ -129,6 +129,34 @@ def _error_text(exc: Exception) -> str:
 
 
 @require_http_methods(["GET", "POST"])
+def check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """Check-in on the day (签到; a scorer or organiser): tick who is here, found by 汉字 or
+    pinyin. Where the tournament checks in, a round seats only them."""
+    tournament = _directed(request, slug, Role.SCORER)
+    if request.method == "POST":
+        player = request.POST.get("player", "")
+        number = int(player) if player.isascii() and player.isdigit() else 0
+        entry = get_object_or_404(
+            Registration.objects.select_related("player"), tournament=tournament, player_id=number
+        )
+        here = request.POST.get("here") == "1"
+        try:
+            services.registration_update(registration=entry, checked_in=here)
+        except (Conflict, Invalid) as e:
+            messages.error(request, _error_text(e))
+        else:
+            text = _("%(name)s is checked in.") if here else _("%(name)s is not checked in.")
+            messages.success(request, text % {"name": entry.player.name})
+        return redirect(f"{request.path}#entry-{entry.player_id}")
+    listed = [(e, search_keys(e.player.name)) for e in selectors.check_in_list(tournament)]
+    context = _context(
+        request, tournament, listed=listed, checked=sum(e.checked_in for e, _keys in listed),
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )  # fmt: skip
+    return render(request, "pages/tournaments/check_in.html", context)
+
+
+@require_http_methods(["GET", "POST"])
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     """The round desk (a scorer or organiser): the latest round's tables, a totals form for
     each, and the button that seats the next round (an organiser)."""
@@ -156,6 +184,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         next_number=(latest.number + 1) if latest else 1,
         more_rounds=(latest.number if latest else 0) < tournament.rounds,
         finished=tournament.status == Tournament.Status.FINISHED,
+        checked_in=selectors.checked_in_count(tournament) if tournament.check_in else None,
     )  # fmt: skip
     return render(request, "pages/tournaments/desk.html", context)
 

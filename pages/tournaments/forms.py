@@ -70,6 +70,11 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         initial=Tournament.Seating.BALANCED,
         widget=forms.RadioSelect,
     )
+    check_in = forms.BooleanField(
+        label=_("Seat only the players checked in on the day (签到)"),
+        required=False,
+        help_text=_("Tick them on the check-in page as they arrive; a round seats no one else."),
+    )
     seed = forms.IntegerField(
         label=_("Seating seed"),
         initial=0,

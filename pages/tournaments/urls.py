@@ -12,6 +12,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/tournaments/new/", director.tournament_new, name="page-tournament-new"),
     path(f"{T}/entries/", director.entries, name="page-tournament-entries"),
     path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
+    path(f"{T}/check-in/", director.check_in, name="page-tournament-check-in"),
     path(f"{T}/desk/", director.desk, name="page-tournament-desk"),
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
     path(f"{T}/", views.tournament_page, name="page-tournament"),

@@ -1,8 +1,9 @@
 """A tournament run on pages only, from the scorekeeper's phone (390×844, in Chinese) and then on
-a laptop (1280×800, in English): create it from the club page, enter eight players (four of the
-club, four guests), seat round 1, enter both tables' totals, and see the standings follow, with
-a screenshot of every step under ``tests/artifacts/``. No API call, no admin: only what a
-scorekeeper taps. What the pages show is checked against the API's standings.
+a laptop (1280×800, in English): create it from the club page (checking in on the day), enter
+nine players (four of the club, five guests), check eight in (found by pinyin), seat round 1
+over those eight, enter both tables' totals, and see the standings follow, with a screenshot of
+every step under ``tests/artifacts/``. No API call, no admin: only what a scorekeeper taps.
+What the pages show is checked against the API's standings.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from tournaments.models import Round, Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MEMBERS = ["张三", "李四", "王五", "欧阳娜娜"]
-GUESTS = ["赵六", "陈七", "Alexander Li", "曾小明"]
+GUESTS = ["赵六", "陈七", "Alexander Li", "曾小明", "孙九"]
+LATE = "孙九"  # entered, never checked in: not seated
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -62,14 +64,16 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     page.get_by_label("比赛名称").fill("周末杯")
     page.get_by_label("轮数").fill("2")
     page.get_by_label("每桌每轮局数").fill("4")
+    page.get_by_label("只给当天签到的牌友排座（签到）").check()
     assert _no_sideways_scroll(page)
     shots(page, "new tournament")
     page.get_by_role("button", name="创建比赛").click()
     page.wait_for_url("**/tournaments/zhou-mo-bei/entries/")
     t = Tournament.objects.get(slug="zhou-mo-bei")
     assert (t.name, t.club_id, t.rounds, t.hands_per_table) == ("周末杯", club.pk, 2, 4)
+    assert t.check_in
 
-    # 2. eight entries: four players of the club, four guests by name
+    # 2. nine entries: four players of the club, five guests by name
     for name in MEMBERS:
         page.locator("#id_player").select_option(label=name)
         page.get_by_role("button", name="报名", exact=True).click()
@@ -79,22 +83,42 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
         page.get_by_label("或客人的名字").fill(name)
         page.get_by_role("button", name="报名", exact=True).click()
         page.wait_for_load_state()
-    assert "8 人报名" in page.locator("#entered").inner_text()
-    assert page.locator(".entries .entry-line").count() == 8
+    assert "9 人报名" in page.locator("#entered").inner_text()
+    assert page.locator(".entries .entry-line").count() == 9
     assert _no_sideways_scroll(page)
     shots(page, "entries")
 
-    # 3. round 1 seated from the desk (the seating task runs on commit)
+    # 3. check-in at the door: each found by typing his name's pinyin, then ticked
+    page.locator("nav.tabs").get_by_role("link", name="签到").click()
+    assert "9 人中已签到 0 人" in page.locator("#check-in").inner_text()
+    for name, typed in (("张三", "zhangsan"), ("欧阳娜娜", "ouyang"), ("曾小明", "zxm")):
+        page.get_by_placeholder("汉字或拼音").fill(typed)
+        shown = page.locator("#check-in-list li:visible")
+        assert shown.count() == 1 and name in shown.inner_text()
+        shown.get_by_role("button", name="签到").click()
+        page.wait_for_load_state()
+    for name in MEMBERS + GUESTS:
+        if name in ("张三", "欧阳娜娜", "曾小明", LATE):
+            continue
+        page.locator("#check-in-list li", has_text=name).get_by_role("button", name="签到").click()
+        page.wait_for_load_state()
+    assert "9 人中已签到 8 人" in page.locator("#check-in").inner_text()
+    assert _no_sideways_scroll(page)
+    shots(page, "check-in")
+
+    # 4. round 1 seated from the desk over the eight here (the seating task runs on commit)
     page.get_by_role("link", name="去轮次台").click()
+    assert "9 人中已签到 8 人" in page.content()
     page.get_by_role("button", name="排第 1 轮座位").click()
     page.wait_for_load_state()
     assert t.round_set.get().status == Round.Status.SEATED
     tables = page.locator(".desk-table")
     assert tables.count() == 2
+    assert LATE not in tables.first.inner_text() + tables.last.inner_text()
     assert "本轮还有桌" not in page.content()
     shots(page, "round 1 seated")
 
-    # 4. each table's four totals, in seat order
+    # 5. each table's four totals, in seat order
     for number, totals in ((1, [30, 10, -10, -30]), (2, [5, 5, -5, -5])):
         table = page.locator(f"#table-{number}")
         for n, value in enumerate(totals):
@@ -107,7 +131,7 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     assert _no_sideways_scroll(page)
     shots(page, "round 1 entered")
 
-    # 5. the standings page says what the API says
+    # 6. the standings page says what the API says
     page.locator("nav.tabs").get_by_role("link", name="排名").click()
     page.wait_for_load_state()
     shown = [

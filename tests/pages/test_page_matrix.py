@@ -81,6 +81,7 @@ MEMBERS_CLUB = {
     "page-tournament-new": (404, 404, 403, 403, 200, 200),
     "page-tournament-entries": (404, 404, 403, 403, 200, 200),
     "page-tournament-desk": (404, 404, 403, 200, 200, 200),
+    "page-tournament-check-in": (404, 404, 403, 200, 200, 200),
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
@@ -91,7 +92,7 @@ TOURNAMENT_PAGES = [
     "page-tournament-live",
     "page-tournament-print",
 ]
-DIRECTOR_PAGES = ["page-tournament-entries", "page-tournament-desk"]
+DIRECTOR_PAGES = ["page-tournament-entries", "page-tournament-desk", "page-tournament-check-in"]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
     "page-club": EVERYONE,
@@ -111,6 +112,7 @@ PUBLIC_CLUB = {
     "page-tournament-new": (302, 403, 403, 403, 200, 200),
     "page-tournament-entries": (302, 403, 403, 403, 200, 200),
     "page-tournament-desk": (302, 403, 403, 200, 200, 200),
+    "page-tournament-check-in": (302, 403, 403, 200, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }

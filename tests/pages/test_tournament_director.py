@@ -255,3 +255,72 @@ def test_an_entry_that_has_played_is_withdrawn_not_removed(
                           follow=True)  # fmt: skip
     assert "withdraw him instead" in answer.content.decode()
     assert Registration.objects.filter(pk=a.pk).exists()
+
+
+# --- check-in ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def checking(host, director) -> Tournament:
+    t = services.tournament_create(
+        name="Cup", slug="cup", user=director, club=host, rounds=2, check_in=True
+    )
+    for name in ("A", "B", "C", "D", "E", "F"):
+        services.registration_create(tournament=t, name=name)
+    return t
+
+
+def tick(browser, t, name: str, here: bool = True):
+    player = t.registrations.get(player__name=name).player_id
+    return browser.post(
+        "/tournaments/cup/check-in/", {"player": player, "here": "1" if here else "0"}
+    )
+
+
+def test_a_round_seats_only_the_players_checked_in(
+    checking, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    page = browser.get("/tournaments/cup/check-in/").content.decode()
+    assert "0 of 6 checked in" in page
+    for name in ("A", "B", "C"):
+        assert tick(browser, checking, name).status_code == 302
+    # three here: too few for a table, said in words, nothing seated
+    refused = browser.post("/tournaments/cup/desk/seat/", follow=True).content.decode()
+    assert "at least four players" in refused and not checking.round_set.exists()
+
+    tick(browser, checking, "E")
+    tick(browser, checking, "F")
+    tick(browser, checking, "F", here=False)  # ticked by mistake, unticked
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "4 of 6 checked in" in desk
+    seat_round(browser, django_capture_on_commit_callbacks)
+    seated = checking.round_set.get().tables.get().session.seats.values_list("player__name")
+    assert sorted(n for (n,) in seated) == ["A", "B", "C", "E"]  # D and F are not here
+    assert checking.round_set.get().byes == []
+
+
+def test_check_in_over_the_api(checking, director, host):
+    """The door's scorer ticks check-in, and nothing else of an entry."""
+    scorer = client_for(member_login(host, Role.SCORER))
+    b = checking.registrations.get(player__name="B").player_id
+    url = f"/api/v1/tournaments/cup/players/{b}/"
+    answer = scorer.patch(url, {"checked_in": True}, format="json")
+    assert answer.status_code == 200 and answer.json()["checked_in"] is True
+    withdraw = scorer.patch(url, {"checked_in": False, "status": "withdrawn"}, format="json")
+    assert withdraw.status_code == 403
+    assert checking.registrations.get(player_id=b).status == "active"
+    assert client_for(director).get("/api/v1/tournaments/cup/").json()["check_in"] is True
+
+
+def test_the_check_in_page_speaks_chinese(checking, director):
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(director)
+    text = client.get("/tournaments/cup/check-in/").content.decode()
+    assert "6 人中已签到 0 人" in text and "签到" in text
+
+
+@pytest.mark.parametrize("player", ["", "abc", "-1", "99999999999999999999", "٣"])
+def test_a_check_in_of_no_entry_is_a_404(checking, browser, player):
+    answer = browser.post("/tournaments/cup/check-in/", {"player": player, "here": "1"})
+    assert answer.status_code == 404
+    assert not checking.registrations.filter(checked_in=True).exists()
