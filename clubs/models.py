@@ -71,11 +71,13 @@ class Role(models.TextChoices):
 
     OWNER = "owner", "Owner"
     ORGANISER = "organiser", "Organiser"
+    #: 裁判: a tournament's penalties (and what a scorer may do)
+    REFEREE = "referee", "Referee"
     SCORER = "scorer", "Scorer"
     MEMBER = "member", "Member"
 
 
-ROLE_RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.ORGANISER: 3, Role.OWNER: 4}
+ROLE_RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.REFEREE: 3, Role.ORGANISER: 4, Role.OWNER: 5}
 
 
 class Membership(models.Model):

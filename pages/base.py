@@ -39,6 +39,10 @@ ERROR_TEXT = {
     "round_not_complete": _("Not every table of the round has its totals yet."),
     "too_few_players": _("A round needs at least four players who play."),
     "invalid_points": _("Four whole numbers for 1st to 4th, none above the one before."),
+    "not_registered": _("This player is not entered in the tournament."),
+    "no_such_round": _("That round is not seated yet."),
+    "penalty_revoked": _("This penalty is already revoked."),
+    "invalid_penalty": _("A penalty is a whole number of placement points, from 1 to 1000."),
     "four_players": _("A table seats four different players."),
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),
@@ -141,6 +145,7 @@ ERROR_TEXT = {
 ROLE_TEXT = {
     "owner": _("Owner"),
     "organiser": _("Organiser"),
+    "referee": _("Referee"),
     "scorer": _("Scorer"),
     "member": _("Member"),
 }

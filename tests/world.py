@@ -29,7 +29,7 @@ from tests.helpers import login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import services as tournament_services
 from tournaments.demo import SLUG as TOURNAMENT_SLUG
-from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, Table, Tournament
 
 
 @dataclass
@@ -80,6 +80,14 @@ def build_world(monkeypatch) -> World:
     tournament_services.round_seat(
         round_id=tournament_services.round_start(tournament=private_cup).pk
     )
+    # a penalty given and one revoked, on the private cup
+    for revoked in (False, True):
+        penalty = tournament_services.penalty_give(
+            tournament=private_cup, player_id=private_cup.registrations.first().player_id,
+            points=1, reason="late", words="fuzz", round_number=1, user=private_owner,
+        )  # fmt: skip
+        if revoked:
+            tournament_services.penalty_revoke(penalty=penalty, reason="fuzz", user=private_owner)
 
     invitation_create(club=club, by=organiser, role=Role.SCORER)
     member = Membership.objects.get(club=club, player__user=logins[Role.MEMBER])
@@ -97,6 +105,7 @@ def build_world(monkeypatch) -> World:
         "invitation": list(Invitation.objects.values_list("pk", flat=True)),
         "invitation_token": list(Invitation.objects.values_list("token", flat=True)),
         "registration": numbers(Registration.objects.values_list("player_id", flat=True)),
+        "penalty": list(Penalty.objects.values_list("pk", flat=True)),
         "round": numbers(Round.objects.values_list("number", flat=True)),
         "table": numbers(Table.objects.values_list("number", flat=True)),
         "tournament_table": list(Table.objects.values_list("pk", flat=True)),

@@ -1,8 +1,9 @@
 """Tournaments API: tournaments, registrations, rounds (seated by a Celery task), table
 results, standings (the latest snapshot), and the status of background tasks.
 
-Access follows the tournament's club: its organisers direct (``Role.ORGANISER``), its scorers
-enter results (``Role.SCORER``); a public tournament is readable by everyone, another one by
+Access follows the tournament's club: its organisers direct (``Role.ORGANISER``), its referees
+give and revoke penalties (``Role.REFEREE``), its scorers enter results (``Role.SCORER``); a
+public tournament is readable by everyone, another one by
 the club's members only (to anyone else it does not exist).
 """
 
@@ -24,8 +25,11 @@ from core.api import ApiView, CSVCapableView
 from core.errors import NotAuthenticated, NotFound
 from core.models import TaskRecord
 from tournaments import selectors, services
-from tournaments.models import Registration, Round, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, Table, Tournament
 from tournaments.serializers import (
+    PenaltyInSerializer,
+    PenaltyOutSerializer,
+    PenaltyRevokeInSerializer,
     RegistrationInSerializer,
     RegistrationOutSerializer,
     RegistrationUpdateSerializer,
@@ -220,6 +224,38 @@ class RoundUnlockView(ApiView):
         data = self.valid(UnlockInSerializer, request)
         unlock = services.round_unlock(round_=round_, reason=data["reason"], user=request.user)
         return Response(RoundUnlockOutSerializer(unlock).data, status=201)
+
+
+class PenaltyListView(ApiView):
+    """The penalties (罚分), revoked ones too; a referee gives one (the standings follow)."""
+
+    @extend_schema(responses=PenaltyOutSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        penalties = selectors.penalties_listed(tournament_for(request, slug))
+        return Response(PenaltyOutSerializer(penalties, many=True).data)
+
+    @extend_schema(request=PenaltyInSerializer, responses={201: PenaltyOutSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_for(request, slug, Role.REFEREE)
+        data = self.valid(PenaltyInSerializer, request)
+        penalty = services.penalty_give(
+            tournament=tournament, player_id=data["player"], points=data["points"],
+            reason=data["reason"], words=data["words"], round_number=data["round"],
+            user=request.user,
+        )  # fmt: skip
+        return Response(PenaltyOutSerializer(penalty).data, status=201)
+
+
+class PenaltyRevokeView(ApiView):
+    """Revoke a penalty, saying why: it stays in the list, no longer in force."""
+
+    @extend_schema(request=PenaltyRevokeInSerializer, responses=PenaltyOutSerializer)
+    def post(self, request: Request, slug: str, pk: int) -> Response:
+        tournament = tournament_for(request, slug, Role.REFEREE)
+        penalty = get_object_or_404(Penalty, tournament=tournament, pk=pk)
+        data = self.valid(PenaltyRevokeInSerializer, request)
+        penalty = services.penalty_revoke(penalty=penalty, reason=data["reason"], user=request.user)
+        return Response(PenaltyOutSerializer(penalty).data)
 
 
 class RoundLockView(ApiView):

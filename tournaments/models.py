@@ -233,3 +233,45 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} standings v{self.version}"
+
+
+class Penalty(models.Model):
+    """罚分: whole placement points a referee takes off a player, for a round or for the
+    tournament, with a reason. A revoked penalty stays, struck through, with who revoked it and
+    why: the record of the day keeps every change. The standings count the penalties in force
+    (``tournaments.selectors.standings_now``), so a recompute never loses one."""
+
+    class Reason(models.TextChoices):
+        FALSE_WIN = "false_win", "诈胡 beyond the table's own payment"
+        LATE = "late", "Late"
+        CONDUCT = "conduct", "Conduct"
+        OTHER = "other", "Other"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
+    player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="+")
+    round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="the round it is for; none: the tournament as a whole"
+    )
+    points = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    words = models.CharField(max_length=200, blank=True)
+    given_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    given_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    revoke_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "given_at", "id"]
+
+    def __str__(self) -> str:
+        return f"−{self.points} for {self.player} in {self.tournament}"
+
+    @property
+    def in_force(self) -> bool:
+        return self.revoked_at is None

@@ -59,6 +59,7 @@ class StandingRow(NamedTuple):
     byes: int
     withdrawn: bool
     rounds: tuple[RoundCell, ...]
+    penalty: int = 0
 
     @classmethod
     def from_json(cls, d: dict[str, Any], scale: int) -> StandingRow:
@@ -75,6 +76,7 @@ class StandingRow(NamedTuple):
                 )
                 for c in d["rounds"]
             ),
+            d.get("penalty", 0),  # a snapshot from before penalties has none
         )  # fmt: skip
 
 
@@ -103,6 +105,7 @@ def standings_json(
             "table_score": s.table_score, "first_places": s.first_places,
             "best_table_score": s.best_table_score, "head_to_head": s.head_to_head,
             "rounds_played": s.rounds_played, "byes": s.byes, "withdrawn": s.withdrawn,
+            "penalty": s.penalty,
             "rounds": [
                 {"round": e.round, "table": e.table, "table_score": e.table_score,
                  "placement_points": scaled(e.placement_points), "place": scaled(e.place),

@@ -16,7 +16,7 @@ from clubs.pinyin import name_sort_key
 from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
-from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, StandingsSnapshot, Table, Tournament
 from tournaments.readmodels import (
     LiveSeat,
     LiveTable,
@@ -220,6 +220,14 @@ def standings_now(
         for p, status in tournament.registrations.values_list("player_id", "status")
         if status != Registration.Status.WITHDRAWN or p in took_part
     ]
+    ranked = {p for p, _ in registrations}
+    penalties = [
+        (p, points)
+        for p, points in tournament.penalties.filter(revoked_at=None).values_list(
+            "player_id", "points"
+        )
+        if p in ranked  # a withdrawn entry who never played is not ranked, nor penalised
+    ]
     try:
         standings = compute_standings(
             players=[p for p, _ in registrations],
@@ -227,6 +235,7 @@ def standings_now(
             byes=byes,
             rules=rules_of(tournament),
             withdrawn=[p for p, s in registrations if s == Registration.Status.WITHDRAWN],
+            penalties=penalties,
         )
     except StandingsError as e:  # results that do not add up: a refusal with its code
         raise Invalid.single("", e.code, e.message) from e
@@ -440,6 +449,16 @@ def check_in_list(tournament: Tournament) -> list[Registration]:
     )
     rows.sort(key=lambda r: (name_sort_key(r.player.name), r.pk))
     return rows
+
+
+def penalties_listed(tournament: Tournament) -> list[Penalty]:
+    """Every penalty of the tournament, revoked ones too, newest first, with the player and
+    who gave and revoked it."""
+    return list(
+        tournament.penalties.select_related("player", "given_by", "revoked_by").order_by(
+            "-given_at", "-id"
+        )
+    )
 
 
 def checked_in_count(tournament: Tournament) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from rest_framework import serializers
 from clubs.limits import BASE, SCORE
 from clubs.models import TableSession
 from clubs.serializers import VisibleClubField, VisiblePlayerField
-from tournaments.models import Registration, Round, RoundUnlock, Tournament
+from tournaments.models import Penalty, Registration, Round, RoundUnlock, Tournament
 from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
 from tournaments.selectors import players_visible_to
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
@@ -192,6 +192,34 @@ class UnlockInSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, help_text="why the round is unlocked (kept)")
 
 
+class PenaltyInSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="an entered player's id")
+    points = serializers.IntegerField(min_value=1, max_value=1000, help_text="placement points")
+    reason = serializers.ChoiceField(choices=Penalty.Reason.choices)
+    words = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    round = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False, allow_null=True, default=None,
+        help_text="the round it is for; null: the tournament as a whole",
+    )  # fmt: skip
+
+
+class PenaltyRevokeInSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, help_text="why it is revoked (kept)")
+
+
+class PenaltyOutSerializer(serializers.ModelSerializer):
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    given_by = serializers.CharField(source="given_by.username", default=None)
+    revoked_by = serializers.CharField(source="revoked_by.username", default=None)
+    in_force = serializers.BooleanField()
+
+    class Meta:
+        model = Penalty
+        fields = ["id", "player", "name", "round", "points", "reason", "words", "in_force",
+                  "given_by", "given_at", "revoked_by", "revoked_at", "revoke_reason"]  # fmt: skip
+
+
 class RoundUnlockOutSerializer(serializers.ModelSerializer):
     round = serializers.IntegerField(source="round.number")
     unlocked_by = serializers.CharField(source="unlocked_by.username", default=None)
@@ -243,6 +271,9 @@ class StandingRowSerializer(serializers.Serializer):
     rounds_played = serializers.IntegerField()
     byes = serializers.IntegerField()
     withdrawn = serializers.BooleanField()
+    penalty = serializers.IntegerField(
+        help_text="placement points the referee took off (placement_points is after them)"
+    )
     rounds = RoundCellSerializer(many=True)
 
 
@@ -293,7 +324,7 @@ def standing_row_data(row: StandingRow) -> dict[str, Any]:
         "placement_points": text(row.placement_points), "table_score": row.table_score,
         "first_places": row.first_places, "best_table_score": row.best_table_score,
         "head_to_head": row.head_to_head, "rounds_played": row.rounds_played,
-        "byes": row.byes, "withdrawn": row.withdrawn,
+        "byes": row.byes, "withdrawn": row.withdrawn, "penalty": row.penalty,
         "rounds": [
             {"round": c.round, "table": c.table, "table_score": c.table_score,
              "placement_points": text(c.placement_points),

@@ -34,5 +34,11 @@ urlpatterns = [
         name="tournament-table-result",
     ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
+    path(f"{T}/penalties/", api.PenaltyListView.as_view(), name="tournament-penalties"),
+    path(
+        f"{T}/penalties/<int:pk>/revoke/",
+        api.PenaltyRevokeView.as_view(),
+        name="tournament-penalty-revoke",
+    ),
     path("tables/<int:pk>/result/", api.TableResultByIdView.as_view(), name="table-result"),
 ]

@@ -36,7 +36,7 @@ INVITED = [(r, ROLE_TEXT[r]) for r in services.INVITED_ROLES]
 
 def _roles_for(user, club: Club) -> list[tuple[str, str]]:
     """The roles this organiser may give: an owner only by an owner."""
-    roles = [Role.MEMBER, Role.SCORER, Role.ORGANISER]
+    roles = [Role.MEMBER, Role.SCORER, Role.REFEREE, Role.ORGANISER]
     if selectors.has_role(user, club, Role.OWNER):
         roles.append(Role.OWNER)
     return [(r, ROLE_TEXT[r]) for r in roles]

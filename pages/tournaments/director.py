@@ -23,10 +23,17 @@ from pages.clubs.forms import search_keys, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
 from pages.clubs.views import apply_problems
-from pages.tournaments.forms import EntryForm, TableTotalsForm, TournamentForm
+from pages.tournaments.forms import (
+    REASON_TEXT,
+    EntryForm,
+    PenaltyForm,
+    RevokeForm,
+    TableTotalsForm,
+    TournamentForm,
+)
 from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
 from tournaments import selectors, services
-from tournaments.models import Registration, Round, Tournament
+from tournaments.models import Penalty, Registration, Round, Tournament
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
@@ -212,3 +219,55 @@ def round_seat(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.info(request, _("Round %(n)s is being seated.") % {"n": round_.number})
     return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def penalties(request: HttpRequest, slug: str) -> HttpResponse:
+    """The referee's penalties (罚分): give one, see every one given and revoked."""
+    tournament = _directed(request, slug, Role.REFEREE)
+    seated = tournament.round_set.filter(status=Round.Status.SEATED).count()
+    entries = selectors.check_in_list(tournament)
+    form = PenaltyForm(request.POST or None, entries=entries, rounds=seated)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            penalty = services.penalty_give(
+                tournament=tournament, player_id=int(data["player"]), points=data["points"],
+                reason=data["reason"], words=data["words"], round_number=data["round"],
+                user=request.user,
+            )  # fmt: skip
+        except (Conflict, Invalid) as e:
+            apply_problems(form, e, _on_field("player", "points", "reason", "round", "words"))
+        else:
+            text = _("%(name)s: %(points)s placement points off.")
+            messages.success(
+                request, text % {"name": penalty.player.name, "points": penalty.points}
+            )
+            return redirect("page-tournament-penalties", slug=tournament.slug)
+    context = _context(
+        request, tournament, form=form,
+        penalties=[(p, REASON_TEXT.get(p.reason, p.reason))
+                   for p in selectors.penalties_listed(tournament)],
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )  # fmt: skip
+    return render(request, "pages/tournaments/penalties.html", context)
+
+
+@require_POST
+def penalty_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Revoke a penalty, with the reason typed beside its button."""
+    tournament = _directed(request, slug, Role.REFEREE)
+    penalty = get_object_or_404(Penalty.objects.select_related("player"), tournament=tournament,
+                                pk=pk)  # fmt: skip
+    form = RevokeForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise Invalid.single("reason", "reason_required", "say why the penalty is revoked")
+        services.penalty_revoke(penalty=penalty, reason=form.cleaned_data["reason"],
+                                user=request.user)  # fmt: skip
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    else:
+        text = _("The penalty of %(name)s is revoked.")
+        messages.success(request, text % {"name": penalty.player.name})
+    return redirect("page-tournament-penalties", slug=tournament.slug)

@@ -13,7 +13,7 @@ from clubs.limits import BASE
 from pages.clubs.forms import KeyedSelect, TableForm, preset_rules, search_keys
 from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
-from tournaments.models import Tournament
+from tournaments.models import Penalty, Tournament
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS
 
 #: the sets of placement points a club usually plays, offered beside the field
@@ -169,3 +169,42 @@ class TableTotalsForm(forms.Form):
             {"player": seat.player, "score": self.cleaned_data[f"total_{n}"]}
             for n, seat in enumerate(self.seats)
         ]
+
+
+#: a penalty's reasons in words (the model's labels are English only)
+PENALTY_REASONS = [
+    (Penalty.Reason.FALSE_WIN, _("诈胡: a false win, beyond what the table paid")),
+    (Penalty.Reason.LATE, _("Late")),
+    (Penalty.Reason.CONDUCT, _("Conduct")),
+    (Penalty.Reason.OTHER, _("Other")),
+]
+REASON_TEXT = dict(PENALTY_REASONS)
+
+
+class PenaltyForm(forms.Form):
+    """A referee's penalty: who, how many placement points, why, for which round."""
+
+    player = forms.ChoiceField(label=_("Player"))
+    points = forms.IntegerField(
+        label=_("Placement points taken off"), min_value=1, max_value=1000, initial=1
+    )
+    reason = forms.ChoiceField(label=_("Reason"), choices=PENALTY_REASONS, widget=forms.RadioSelect)
+    round = forms.TypedChoiceField(label=_("For"), coerce=int, empty_value=None, required=False)
+    words = forms.CharField(label=_("In words (optional)"), max_length=200, required=False)
+
+    def __init__(self, *args, entries, rounds: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        names = {str(e.player_id): e.player.name for e in entries}
+        self.fields["player"].widget = KeyedSelect(
+            {pid: search_keys(n) for pid, n in names.items()}
+        )
+        self.fields["player"].choices = [("", "—"), *names.items()]
+        self.fields["round"].choices = [("", _("The tournament as a whole"))] + [
+            (str(n), _("Round %(n)s") % {"n": n}) for n in range(rounds, 0, -1)
+        ]
+        if rounds:
+            self.initial.setdefault("round", str(rounds))
+
+
+class RevokeForm(forms.Form):
+    reason = forms.CharField(label=_("Why it is revoked"), max_length=200)

@@ -14,6 +14,12 @@ urlpatterns = [
     path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
     path(f"{T}/check-in/", director.check_in, name="page-tournament-check-in"),
     path(f"{T}/desk/", director.desk, name="page-tournament-desk"),
+    path(f"{T}/penalties/", director.penalties, name="page-tournament-penalties"),
+    path(
+        f"{T}/penalties/<int:pk>/revoke/",
+        director.penalty_revoke,
+        name="page-tournament-penalty-revoke",
+    ),
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
     path(f"{T}/", views.tournament_page, name="page-tournament"),
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),

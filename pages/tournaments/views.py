@@ -55,6 +55,8 @@ SEATING_TEXT = {
     Tournament.Seating.RANDOM: gettext_lazy("random"),
 }
 SHOWS = ("standings", "seating")
+#: the standings' column of the referee's penalties (shown when anyone has one)
+PENALTY = "penalty"
 
 
 def tournament_for(request: HttpRequest, slug: str) -> Tournament:
@@ -76,6 +78,7 @@ def _context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict
         "status_text": STATUS_TEXT.get(tournament.status, tournament.status),
         "may_direct": club_selectors.has_role(request.user, club, Role.ORGANISER),
         "may_score": club_selectors.has_role(request.user, club, Role.SCORER),
+        "may_referee": club_selectors.has_role(request.user, club, Role.REFEREE),
         "now": timezone.now(),
         **extra,
     }
@@ -163,6 +166,8 @@ def _value(row: StandingRow, code: str) -> str:
         return "—" if row.best_table_score is None else _signed(row.best_table_score)
     if code == "head_to_head":
         return _signed(row.head_to_head) if row.shared or row.head_to_head else "—"
+    if code == PENALTY:
+        return _signed(-row.penalty) if row.penalty else ""
     return ""
 
 
@@ -180,7 +185,11 @@ def standings_of(tournament: Tournament, *, rounds: bool = True) -> Standings:
     table = selectors.latest_standings(tournament)
     changes = selectors.rank_changes(tournament, table)
     codes = [c for c in LEADING if c not in table.tiebreaks] + list(table.tiebreaks)
-    columns = tuple(Column(code, name_text(TIEBREAKS[code].name)) for code in codes)
+    columns = [Column(code, name_text(TIEBREAKS[code].name)) for code in codes]
+    if any(row.penalty for row in table.rows):
+        # after the placement points they were taken off
+        codes.insert(1, PENALTY)
+        columns.insert(1, Column(PENALTY, _("Penalty (罚分)")))
     last = max((c.round for row in table.rows for c in row.rounds), default=0)
     numbers = tuple(range(1, last + 1)) if rounds else ()
     lines = []
@@ -195,7 +204,7 @@ def standings_of(tournament: Tournament, *, rounds: bool = True) -> Standings:
             )
         )
     chain = tuple(name_text(TIEBREAKS[c].name) for c in table.tiebreaks)
-    return Standings(table, columns, chain, numbers, tuple(lines), changes.since)
+    return Standings(table, tuple(columns), chain, numbers, tuple(lines), changes.since)
 
 
 # --- seating as blocks ---------------------------------------------------------------------------

@@ -82,6 +82,7 @@ def real_name(path: str, parameter: str) -> str | None:
         ("invitations", "token"): "invitation_token",
         ("tasks", "task_id"): "task",
         ("rulesets", "name"): "ruleset",
+        ("penalties", "id"): "penalty",
     }.get((before, parameter))
 
 

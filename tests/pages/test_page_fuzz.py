@@ -125,6 +125,7 @@ PK_KINDS = (
     ("page-hand", "session"),
     ("page-member", "membership"),
     ("page-invitation", "invitation"),
+    ("page-tournament-penalty", "penalty"),
 )
 
 

@@ -82,6 +82,7 @@ MEMBERS_CLUB = {
     "page-tournament-entries": (404, 404, 403, 403, 200, 200),
     "page-tournament-desk": (404, 404, 403, 200, 200, 200),
     "page-tournament-check-in": (404, 404, 403, 200, 200, 200),
+    "page-tournament-penalties": (404, 404, 403, 403, 200, 200),  # a referee's, and up
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
@@ -92,7 +93,12 @@ TOURNAMENT_PAGES = [
     "page-tournament-live",
     "page-tournament-print",
 ]
-DIRECTOR_PAGES = ["page-tournament-entries", "page-tournament-desk", "page-tournament-check-in"]
+DIRECTOR_PAGES = [
+    "page-tournament-entries",
+    "page-tournament-desk",
+    "page-tournament-check-in",
+    "page-tournament-penalties",
+]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
     "page-club": EVERYONE,
@@ -113,6 +119,7 @@ PUBLIC_CLUB = {
     "page-tournament-entries": (302, 403, 403, 403, 200, 200),
     "page-tournament-desk": (302, 403, 403, 200, 200, 200),
     "page-tournament-check-in": (302, 403, 403, 200, 200, 200),
+    "page-tournament-penalties": (302, 403, 403, 403, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }
@@ -128,6 +135,7 @@ ACTIONS = (
     "page-invitation-revoke",
     "page-tournament-entry",
     "page-tournament-seat",
+    "page-tournament-penalty-revoke",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -192,6 +200,7 @@ def world(request):
         "page-tournament-new": [club.slug],
         "page-tournament-entry": ["private-cup", entered],
         "page-tournament-seat": ["private-cup"],
+        "page-tournament-penalty-revoke": ["private-cup", 1],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],

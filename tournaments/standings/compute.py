@@ -10,6 +10,9 @@
   (tiebreaks.py), in any order and any subset, each at most once.
 * **Withdrawn** players keep their results and are ranked like everyone else; ``withdrawn`` only
   flags them so the caller can decide what to show.
+* **Penalties** are ``(player, points)`` pairs, whole placement points the referee takes off:
+  a player's placement points are what his tables and byes give less his penalties (so every
+  criterion that reads them, and the rank, counts them); ``penalty`` says how many.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ def compute_standings(
     byes: Iterable[tuple[int, int]] = (),
     rules: StandingsRules = StandingsRules(),  # noqa: B008 - frozen, so sharing it is safe
     withdrawn: Iterable[int] = (),
+    penalties: Iterable[tuple[int, int]] = (),
 ) -> tuple[Standing, ...]:
     """Standings of every registered player, best first.
 
@@ -156,12 +160,27 @@ def compute_standings(
         tally.byes += 1
         tally.entries.append(RoundEntry(rnd, None, bye_score, bye_points, None, True))
 
+    scale = prepared.scale
+    for penalty in penalties:
+        try:
+            player, points = penalty
+        except (TypeError, ValueError):
+            raise StandingsError(
+                "invalid_penalty", f"penalty {penalty!r} is not (player, points)"
+            ) from None
+        if player not in tallies:
+            raise StandingsError("unknown_player", f"penalty: player {player!r} is not registered")
+        if not is_int(points) or points < 1:
+            message = f"penalty of player {player}: {points!r} is not a whole number ≥ 1"
+            raise StandingsError("invalid_penalty", message)
+        tallies[player].penalty += points
+        tallies[player].scaled_points -= points * scale
+
     # Sorted by id first: the stable sorts below then leave full ties in id order.
     field_ = sorted(tallies.values(), key=_player_of)
     chain = tuple(TIEBREAKS[code] for code in rules.tiebreaks)
     groups = break_ties(field_, chain, table_ranks)
 
-    scale = prepared.scale
     standings: list[Standing] = []
     position = 1
     for group in groups:
@@ -184,6 +203,7 @@ def compute_standings(
                     withdrawn=tally.player in withdrawn_set,
                     rounds=tuple(entries),
                     shared=shared,
+                    penalty=tally.penalty,
                 )
             )
         position += len(group)

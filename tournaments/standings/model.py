@@ -57,6 +57,7 @@ class Standing:
     withdrawn: bool
     rounds: tuple[RoundEntry, ...]
     shared: bool  # the rank is shared with at least one other player
+    penalty: int = 0  # placement points the referee took off (placement_points is after it)
 
 
 def is_int(value: object) -> bool:

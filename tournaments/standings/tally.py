@@ -25,6 +25,7 @@ class Tally:
         "entries",
         "tables",
         "head_to_head",
+        "penalty",
     )
 
     def __init__(self, player: int) -> None:
@@ -43,3 +44,5 @@ class Tally:
         self.tables: list[tuple[int, int]] = []
         #: written by head-to-head for the tied group it is used in
         self.head_to_head = 0
+        #: placement points taken off by the referee's penalties (already out of scaled_points)
+        self.penalty = 0

@@ -361,3 +361,40 @@ def test_matches_a_from_scratch_reference(tournament):
             totals[s.player]
         )
         assert s.head_to_head == 0
+
+
+# -- penalties ------------------------------------------------------------------------------------
+
+
+def test_a_penalty_comes_off_the_placement_points_and_moves_the_rank():
+    """Two tables, 4/2/1/0. Round 1: 1 +30 (4), 2 +10 (2), 3 −10 (1), 4 −30 (0). Round 2: 2 +20
+    (4), 1 +5 (2), 4 −5 (1), 3 −20 (0). Totals 1: 6, 2: 6, 3: 1, 4: 1. Without penalty 1 and 2
+    tie on points, 1 is first on table score (35 > 30). The referee takes 1 point off player 1
+    for a 诈胡 and 2 more for being late (3 in all): 1 has 6 − 3 = 3 and falls to 2nd behind
+    2's 6, still above 3 and 4 (1 point each; 3 before 4 on table score, −30 > −35)."""
+    results = [
+        table(1, 1, p1=30, p2=10, p3=-10, p4=-30),
+        table(2, 1, p2=20, p1=5, p4=-5, p3=-20),
+    ]
+    plain = by_player(compute_standings(players=[1, 2, 3, 4], results=results))
+    assert (plain[1].rank, plain[2].rank) == (1, 2)
+    assert plain[1].penalty == 0
+
+    s = compute_standings(players=[1, 2, 3, 4], results=results, penalties=[(1, 1), (1, 2)])
+    assert order(s) == [(1, 2), (2, 1), (3, 3), (4, 4)]  # (rank, player)
+    mine = by_player(s)
+    assert mine[1].placement_points == 3 and mine[1].penalty == 3
+    assert mine[2].placement_points == 6 and mine[2].penalty == 0
+    # his tables say what they said: a penalty is its own column, not a table's
+    assert [e.placement_points for e in mine[1].rounds] == [4, 2]
+
+
+@pytest.mark.parametrize(
+    ("penalty", "code"),
+    [((9, 1), "unknown_player"), ((1, 0), "invalid_penalty"), ((1, F(1, 2)), "invalid_penalty"),
+     ((1, True), "invalid_penalty"), ((1,), "invalid_penalty")],
+)  # fmt: skip
+def test_a_penalty_that_makes_no_sense_is_refused(penalty, code):
+    with pytest.raises(StandingsError) as refused:
+        compute_standings(players=[1, 2, 3, 4], results=[], penalties=[penalty])
+    assert refused.value.code == code
