@@ -47,9 +47,10 @@ def session_items(sessions: Iterable[RecentSession], *, tournament: bool = False
         if not tournament and s.is_open:
             notes.append(still_open)
         css = "num" if tournament else f"num {sign_class(p.total)}"
+        name = escape(_("Table %(n)s") % {"n": s.pk})
         items.append(
             f'<li><a href="{escape(reverse("page-session", args=[s.pk]))}">'
-            f"<span>{escape(_('Table %(n)s') % {'n': s.pk})} "
+            f"<span>{name} "
             f'<span class="muted small">{" · ".join(escape(n) for n in notes)}</span></span> '
             f'<span class="{css}">{signed(p.total)}</span></a></li>'
         )

@@ -23,15 +23,22 @@ def _trend(line, since: int | None) -> str:
             f'<span aria-hidden="true">{escape(line.trend)}</span>'
             f'<span class="sr-only">{words}</span></span>'
         )
-    return f'<span class="trend none">{escape(_("new"))}</span>' if since else ""
+    new = escape(_("new"))  # (gettext outside the f-string: xgettext does not look inside)
+    return f'<span class="trend none">{new}</span>' if since else ""
 
 
 def standings_rows(standings, *, tie_space: str = " ") -> SafeString:
     """The ``<tr>`` of every line: rank (tied), trend, player (withdrawn), the chain's values and,
     when the standings have them, a cell per round: table score (placement points)."""
-    tied = f'{tie_space}<span class="tie">{escape(_("tied"))}</span>'
-    withdrawn = f' <span class="badge">{escape(_("withdrawn"))}</span>'
-    bye = f'<span class="badge">{escape(_("bye"))}</span>'
+    # (gettext outside the f-strings: xgettext does not look inside them)
+    tied_word, withdrawn_word, bye_word = (
+        escape(_("tied")),
+        escape(_("withdrawn")),
+        escape(_("bye")),
+    )
+    tied = f'{tie_space}<span class="tie">{tied_word}</span>'
+    withdrawn = f' <span class="badge">{withdrawn_word}</span>'
+    bye = f'<span class="badge">{bye_word}</span>'
     out = ' class="withdrawn"'
     parts = []
     for line in standings.lines:

@@ -140,6 +140,32 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     ]
     assert shown == _standings_of_api(owner)
     shots(page, "standings")
+
+    # 7. a penalty for the round's winner, seen in the standings, then revoked
+    leader = shown[0]
+    page.locator("nav.tabs").get_by_role("link", name="罚分").click()
+    page.locator("#id_player").select_option(label=leader)
+    page.get_by_label("扣除的名次分").fill("5")
+    page.get_by_label("迟到").check()
+    page.get_by_label("说明（可选）").fill("迟到二十分钟")
+    page.get_by_role("button", name="确认罚分").click()
+    page.wait_for_load_state()
+    assert f"{leader}：扣 5 名次分" in page.locator(".messages").inner_text()
+    assert _no_sideways_scroll(page)
+    shots(page, "penalty given")
+    page.locator("nav.tabs").get_by_role("link", name="排名").click()
+    assert "罚分" in page.locator("table.standings thead").inner_text()
+    after = [c.inner_text().split("\n")[0].strip()
+             for c in page.locator("table.standings tbody th.player").all()]  # fmt: skip
+    assert after == _standings_of_api(owner) and after[0] != leader
+    shots(page, "standings with a penalty")
+    page.locator("nav.tabs").get_by_role("link", name="罚分").click()
+    page.get_by_placeholder("撤销原因").fill("他的车晚点了")
+    page.get_by_role("button", name="撤销").click()
+    page.wait_for_load_state()
+    assert "已撤销" in page.locator(".penalties").inner_text()
+    assert _standings_of_api(owner)[0] == leader
+    shots(page, "penalty revoked")
     context.close()
 
     # the desk on a laptop, in English

@@ -75,3 +75,27 @@ def test_the_catalogue_holds_every_string_of_the_code(tmp_path: Path):
     found = {e.msgid for e in polib.pofile(str(tmp_path / CATALOGUE.relative_to(ROOT)))}
     assert "Sign in" in found
     assert found - {e.msgid for e in entries()} == set()
+
+
+def test_no_string_for_people_hides_inside_an_f_string():
+    """``makemessages`` (xgettext) does not look inside an f-string: a ``_("tied")`` there is
+    never collected, and a Chinese page showed "tied" in English. Every gettext call stands
+    outside them."""
+    import io
+    import tokenize
+
+    found = []
+    for app in SOURCES[:-1]:
+        for path in (ROOT / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            tokens = tokenize.generate_tokens(io.StringIO(path.read_text()).readline)
+            for tok in tokens:
+                prefix = tok.string[:2].lower()
+                if (
+                    tok.type == tokenize.STRING
+                    and ("f" in prefix)
+                    and re.search(r"\{[^}]*\b_\(", tok.string)
+                ):
+                    found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}")
+    assert found == []
