@@ -236,6 +236,11 @@ class SessionResult(models.Model):
         Bettor, null=True, blank=True, on_delete=models.CASCADE, related_name="results"
     )
     total = models.IntegerField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    entered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["session_id", "id"]

@@ -237,3 +237,16 @@ class RoundLive:
     done: int
     playing: int
     waiting: int
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    """What a tournament's report lists besides its standings: every seated round's tables
+    and byes, who entered each table's hands or totals (session id → usernames), the
+    penalties (revoked ones too), the rounds unlocked for a correction, and who withdrew."""
+
+    rounds: tuple[RoundDetail, ...]
+    entered_by: Mapping[int, tuple[str, ...]]
+    penalties: tuple[Any, ...]
+    unlocks: tuple[Any, ...]
+    withdrawn: tuple[Any, ...]

@@ -10,13 +10,21 @@ from functools import lru_cache
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, Now
 
-from clubs.models import Hand, Membership, Player, Seat, TableSession
+from clubs.models import Hand, HandRevision, Membership, Player, Seat, SessionResult, TableSession
 from clubs.outcomes import session_outcomes
 from clubs.pinyin import name_sort_key
 from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
-from tournaments.models import Penalty, Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Round,
+    RoundUnlock,
+    StandingsSnapshot,
+    Table,
+    Tournament,
+)
 from tournaments.readmodels import (
     LiveSeat,
     LiveTable,
@@ -29,6 +37,7 @@ from tournaments.readmodels import (
     StandingsTable,
     TableSeats,
     TournamentOverview,
+    TournamentReport,
 )
 from tournaments.seating import RoundSeating, TableSeating
 from tournaments.standings import (
@@ -440,6 +449,36 @@ def entries_listed(tournament: Tournament) -> list[Registration]:
     active = Registration.Status.ACTIVE
     rows.sort(key=lambda r: (r.status != active, name_sort_key(r.player.name), r.pk))
     return rows
+
+
+def tournament_report(tournament: Tournament) -> TournamentReport:
+    """The report's lists (``TournamentReport``): a few queries per round, then one each."""
+    rounds = []
+    for round_ in seated_rounds(tournament):
+        round_.tournament = tournament
+        rounds.append(round_detail(round_))
+    sessions = {t.session for r in rounds for t in r.table_rows}
+    by: dict[int, set[str]] = defaultdict(set)
+    results = SessionResult.objects.filter(session_id__in=sessions, entered_by__isnull=False)
+    hands = HandRevision.objects.filter(hand__session_id__in=sessions, changed_by__isnull=False)
+    for session, name in [
+        *results.values_list("session_id", "entered_by__username").distinct(),
+        *hands.values_list("hand__session_id", "changed_by__username").distinct(),
+    ]:
+        by[session].add(name)
+    unlocks = RoundUnlock.objects.filter(round__tournament=tournament).select_related(
+        "round", "unlocked_by"
+    )
+    withdrawn = tournament.registrations.filter(
+        status=Registration.Status.WITHDRAWN
+    ).select_related("player")
+    return TournamentReport(
+        rounds=tuple(rounds),
+        entered_by={s: tuple(sorted(names)) for s, names in by.items()},
+        penalties=tuple(penalties_listed(tournament)),
+        unlocks=tuple(unlocks.order_by("unlocked_at", "pk")),
+        withdrawn=tuple(withdrawn.order_by("withdrawn_after", "pk")),
+    )
 
 
 def check_in_list(tournament: Tournament) -> list[Registration]:

@@ -202,6 +202,7 @@ def session_result_enter(
     reported under the caller's names for the input (``fields``).
     """
     session = TableSession.objects.select_for_update().get(pk=session.pk)
+    now = timezone.now()
     require_open(session)
     if session.hands.filter(is_deleted=False).exists():
         message = "this session has recorded hands; its totals come from them"
@@ -244,7 +245,11 @@ def session_result_enter(
             players_given.add(player)
         if bettor is not None:
             bettors_given.add(bettor)
-        rows.append(SessionResult(session=session, player_id=player, bettor_id=bettor, total=total))
+        rows.append(SessionResult(
+            session=session, player_id=player, bettor_id=bettor, total=total,
+            entered_by=user if getattr(user, "is_authenticated", False) else None,
+            entered_at=now,
+        ))  # fmt: skip
     if not problems and players_given != seated:
         message = "give a total for each of the four seated players"
         problems.append(problem(fields.items, "missing_players", message))

@@ -7,6 +7,7 @@ from django import template
 
 from core.names import Name
 from pages.words import chinese, name_text
+from tournaments.serializers import fraction_text
 
 register = template.Library()
 
@@ -27,3 +28,9 @@ def wind_short(seat: int | None) -> str:
         return ""
     name = WIND_NAMES[seat]
     return name.zh if chinese() else f"{name.zh} {name.en[0]}"
+
+
+@register.filter
+def points_text(value) -> str:
+    """Placement points as people read them: 3, 2.5, 7/3."""
+    return "" if value is None else fraction_text(value)

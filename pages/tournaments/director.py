@@ -247,7 +247,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(
         request, tournament, form=form,
         penalties=[(p, REASON_TEXT.get(p.reason, p.reason))
-                   for p in selectors.penalties_listed(tournament)],
+                   for p in selectors.penalties_listed(tournament)],  # fmt: skip
         finished=tournament.status == Tournament.Status.FINISHED,
     )  # fmt: skip
     return render(request, "pages/tournaments/penalties.html", context)

@@ -25,5 +25,6 @@ urlpatterns = [
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),
     path(f"{T}/live/", views.live, name="page-tournament-live"),
+    path(f"{T}/report/", views.report, name="page-tournament-report"),
     path(f"{T}/rounds/<int:number>/print/", views.seating_print, name="page-tournament-print"),
 ]

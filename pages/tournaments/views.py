@@ -10,6 +10,7 @@ here computes a rule: the standings are the latest snapshot, the trend is
 
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +24,10 @@ from django.views.decorators.http import require_safe
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
+from core.csvcells import safe_row
 from pages.accounts.qr import qr_svg
 from pages.templatetags.tournament_words import wind_name
+from pages.tournaments.forms import REASON_TEXT
 from pages.tournaments.widgets import standings_rows
 from pages.words import chinese, name_text
 from tournaments import selectors
@@ -338,3 +341,62 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
         live=None if current is None else selectors.live_tables(current),
     )  # fmt: skip
     return render(request, "pages/tournaments/live.html", context)
+
+
+@require_safe
+def report(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's report, to print on A4 or take as CSV (``?format=csv``): the standings
+    with the tiebreak chain, each round's tables (seats, table scores, placement points) and
+    byes, the penalties with their reasons, the rounds unlocked for a correction and why, who
+    withdrew, and (for the club's members) who entered each table."""
+    tournament = tournament_for(request, slug)
+    table = standings_of(tournament)
+    found = selectors.tournament_report(tournament)
+    cells = {(row.player, c.round): c for row in table.table.rows for c in row.rounds}
+    if request.GET.get("format") == "csv":
+        return _report_csv(tournament, found, cells)
+    members = club_selectors.has_role(request.user, tournament.club, Role.MEMBER)
+    rounds = [
+        {
+            "detail": detail,
+            "tables": [
+                {
+                    "table": t,
+                    "seats": [(s, cells.get((s.player, detail.round.number))) for s in t.seats],
+                    "by": ", ".join(found.entered_by.get(t.session, ())) if members else "",
+                }
+                for t in detail.table_rows
+            ],
+        }
+        for detail in found.rounds
+    ]
+    context = _context(
+        request, tournament, standings=table, rows=standings_rows(table), rounds=rounds,
+        found=found, penalties=[(p, REASON_TEXT.get(p.reason, p.reason)) for p in found.penalties],
+        points=" / ".join(str(p) for p in tournament.placement_points),
+    )  # fmt: skip
+    return render(request, "pages/tournaments/report.html", context)
+
+
+#: the report's CSV: one row per player and round
+REPORT_COLUMNS = ("round", "table", "seat", "player", "name", "table_score", "placement_points",
+                  "bye")  # fmt: skip
+
+
+def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-report.csv"'
+    writer = csv.DictWriter(response, fieldnames=REPORT_COLUMNS)
+    writer.writeheader()
+    for detail in found.rounds:
+        number = detail.round.number
+        for row in [s for t in detail.table_rows for s in t.seats] + list(detail.bye_rows):
+            cell = cells.get((row.player, number))
+            writer.writerow(safe_row({
+                "round": number, "table": row.table or "", "seat": "" if row.seat is None
+                else "ESWN"[row.seat], "player": row.player, "name": row.name,
+                "table_score": "" if row.score is None else row.score,
+                "placement_points": "" if cell is None else fraction_text(cell.placement_points),
+                "bye": "yes" if row.table is None else "",
+            }))  # fmt: skip
+    return response

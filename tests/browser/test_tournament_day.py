@@ -175,6 +175,10 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     assert page.get_by_role("button", name="Seat round 2").is_visible()
     assert page.locator(".desk-table.done").count() == 2
     shots(page, "desk on a laptop")
+    page.goto(f"{live_server.url}/tournaments/zhou-mo-bei/report/")
+    assert page.locator(".report-tables tbody tr").count() == 8
+    assert "Penalties" in page.content() and "迟到二十分钟" in page.content()
+    shots(page, "report on a laptop")
     context.close()
 
 

@@ -76,6 +76,7 @@ MEMBERS_CLUB = {
     "page-tournament-projector": (404, 404, 200, 200, 200, 200),
     "page-tournament-live": (404, 404, 200, 200, 200, 200),
     "page-tournament-print": (404, 404, 200, 200, 200, 200),
+    "page-tournament-report": (404, 404, 200, 200, 200, 200),
     # the scorekeeper's: a new tournament and its entries are the organisers', the round desk
     # (a table's totals) the scorers'
     "page-tournament-new": (404, 404, 403, 403, 200, 200),
@@ -92,6 +93,7 @@ TOURNAMENT_PAGES = [
     "page-tournament-projector",
     "page-tournament-live",
     "page-tournament-print",
+    "page-tournament-report",
 ]
 DIRECTOR_PAGES = [
     "page-tournament-entries",

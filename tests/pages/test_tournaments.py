@@ -425,3 +425,65 @@ def test_query_counts_do_not_grow_with_the_field(
             assert member.get(url).status_code == 200
         counts.append([count_queries(Client(), url), count_queries(member, url)])
     assert counts[0] == counts[1]
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def test_the_report_lists_the_standings_every_round_and_who_entered_it(
+    make_tournament, seat, enter, host, director
+):
+    """Round 1 of the cup (P01 +30, P02 +10, P03 −10, P04 −30: 4, 2, 1, 0), entered by the
+    director; P02 given a penalty of 1 for being late, then revoked; round 1 unlocked to check
+    a total. The report shows the standings as the standings page does, the table with its
+    seats, table scores and placement points, the penalty struck through with both reasons,
+    the unlock's reason, and — to the club's members only — who entered the table."""
+    t = make_tournament(players=4)
+    round_ = seat(t)
+    enter(round_.tables.get(), R1)
+    penalty = services.penalty_give(
+        tournament=t, player_id=t.registrations.get(player__name="P02").player_id,
+        points=1, reason="late", words="ten minutes", round_number=1, user=director,
+    )  # fmt: skip
+    services.penalty_revoke(penalty=penalty, reason="his bus was late", user=director)
+    services.round_unlock(round_=round_, reason="check the West total", user=director)
+    member = Client(HTTP_ACCEPT_LANGUAGE="en")
+    member.force_login(member_login(host))
+    body = member.get("/tournaments/spring-cup/report/").content
+    rows = table_rows(body, "standings")
+    assert [r[3] for r in rows] == ["P01", "P02", "P03", "P04"]
+    seats = table_rows(body, "report-tables")
+    # table number (first row), seat, player, table score, placement points
+    assert sorted((r[-3], r[-2], r[-1]) for r in seats) == [
+        ("P01", "30", "4"),
+        ("P02", "10", "2"),
+        ("P03", "-10", "1"),
+        ("P04", "-30", "0"),
+    ]
+    text = text_of(body)
+    assert "entered by director" in text
+    assert "ten minutes" in text and "his bus was late" in text
+    assert "Round 1 unlocked by director" in text and "check the West total" in text
+    # an anonymous reader of the public cup sees no usernames
+    assert "entered by" not in text_of(en().get("/tournaments/spring-cup/report/").content)
+
+
+def test_the_report_as_csv_has_a_row_per_player_and_round(cup):
+    """Eight rows: two rounds of one table of four. Round 1: P01 +30 (4), P02 +10 (2), P03 −10
+    (1), P04 −30 (0); round 2: P04 +40 (4), P03 +20 (2), P02 and P01 −30 sharing 3rd and 4th,
+    (1 + 0) / 2 = 0.5 each."""
+    answer = en().get("/tournaments/spring-cup/report/?format=csv")
+    assert answer["Content-Type"].startswith("text/csv")
+    lines = answer.content.decode().splitlines()
+    assert lines[0] == "round,table,seat,player,name,table_score,placement_points,bye"
+    got = sorted(tuple(line.split(",")[i] for i in (0, 4, 5, 6)) for line in lines[1:])
+    assert got == sorted([
+        ("1", "P01", "30", "4"), ("1", "P02", "10", "2"), ("1", "P03", "-10", "1"),
+        ("1", "P04", "-30", "0"), ("2", "P04", "40", "4"), ("2", "P03", "20", "2"),
+        ("2", "P02", "-30", "0.5"), ("2", "P01", "-30", "0.5"),
+    ])  # fmt: skip
+
+
+def test_the_report_speaks_chinese(cup):
+    text = text_of(zh().get("/tournaments/spring-cup/report/").content)
+    assert "报告" in text and "第 1 轮" in text and "桌分" in text
