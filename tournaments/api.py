@@ -27,6 +27,9 @@ from core.models import TaskRecord
 from tournaments import selectors, services
 from tournaments.models import Penalty, Registration, Round, Table, Tournament
 from tournaments.serializers import (
+    ClockExtendInSerializer,
+    ClockOutSerializer,
+    ClockStartInSerializer,
     PenaltyInSerializer,
     PenaltyOutSerializer,
     PenaltyRevokeInSerializer,
@@ -202,6 +205,37 @@ class RoundDetailView(CSVCapableView):
         if self.wants_csv(request):
             return Response([row._asdict() for row in selectors.seat_rows(round_)])
         return Response(RoundDetailSerializer(selectors.round_detail(round_)).data)
+
+
+class RoundClockView(ApiView):
+    """The round clock: GET it, POST starts it (an organiser), from now."""
+
+    @extend_schema(responses=ClockOutSerializer)
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        clock = selectors.round_clock(round_for(request, slug, number))
+        if clock is None:
+            raise NotFound("the round's clock is not started")
+        return Response(ClockOutSerializer(clock).data)
+
+    @extend_schema(request=ClockStartInSerializer, responses={201: ClockOutSerializer})
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        round_ = round_for(request, slug, number, Role.ORGANISER)
+        data = self.valid(ClockStartInSerializer, request)
+        round_ = services.round_clock_start(round_=round_, minutes=data["minutes"])
+        return Response(ClockOutSerializer(selectors.round_clock(round_)).data, status=201)
+
+
+class RoundClockExtendView(ApiView):
+    """Add minutes to a running clock, for every table or one (an organiser)."""
+
+    @extend_schema(request=ClockExtendInSerializer, responses=ClockOutSerializer)
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        round_ = round_for(request, slug, number, Role.ORGANISER)
+        data = self.valid(ClockExtendInSerializer, request)
+        round_ = services.round_clock_extend(
+            round_=round_, minutes=data["minutes"], table_number=data["table"]
+        )
+        return Response(ClockOutSerializer(selectors.round_clock(round_)).data)
 
 
 class RoundReseatView(ApiView):

@@ -66,6 +66,9 @@ class Tournament(models.Model):
     check_in = models.BooleanField(
         default=False, help_text="a round seats only the entries checked in (on the day)"
     )
+    round_minutes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="a round's time on the clock; none: no clock"
+    )
     #: balanced seating plans the whole event; the rounds not yet played wait here
     seating_plan = models.JSONField(default=list, blank=True)
     #: when the standings recompute now waiting in the queue was asked for: a burst of
@@ -147,6 +150,12 @@ class Round(models.Model):
         "core.TaskRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     seated_at = models.DateTimeField(null=True, blank=True)
+    # the round clock: stored times, never a process (what is left is worked out when read)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_extra_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="added for every table"
+    )
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -185,6 +194,9 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField()
     session = models.OneToOneField(
         "clubs.TableSession", on_delete=models.PROTECT, related_name="tournament_table"
+    )
+    clock_extra_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="added to the round's clock for this table alone"
     )
 
     class Meta:

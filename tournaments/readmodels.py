@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -250,3 +250,24 @@ class TournamentReport:
     penalties: tuple[Any, ...]
     unlocks: tuple[Any, ...]
     withdrawn: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    """A round's clock as stored: started at, minutes, minutes added for every table and for
+    single tables (by number). What is left is worked out from a given moment, so the clock
+    is the same on every page and after any restart."""
+
+    round: int
+    started_at: datetime
+    minutes: int
+    extra: int
+    table_extra: Mapping[int, int]
+
+    def ends_at(self, table: int | None = None) -> datetime:
+        extra = self.extra + (self.table_extra.get(table, 0) if table is not None else 0)
+        return self.started_at + timedelta(minutes=self.minutes + extra)
+
+    def seconds_left(self, now: datetime, table: int | None = None) -> int:
+        """Whole seconds until the end (0 once it has passed)."""
+        return max(0, math.ceil((self.ends_at(table) - now).total_seconds()))

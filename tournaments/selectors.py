@@ -29,6 +29,7 @@ from tournaments.readmodels import (
     LiveSeat,
     LiveTable,
     RankChanges,
+    RoundClock,
     RoundDetail,
     RoundLive,
     RoundProgress,
@@ -449,6 +450,28 @@ def entries_listed(tournament: Tournament) -> list[Registration]:
     active = Registration.Status.ACTIVE
     rows.sort(key=lambda r: (r.status != active, name_sort_key(r.player.name), r.pk))
     return rows
+
+
+def round_clock(round_: Round | None) -> RoundClock | None:
+    """The round's clock (None: no round, or its clock not started); one query for the tables
+    given time of their own."""
+    if round_ is None or round_.clock_started_at is None:
+        return None
+    extra = dict(
+        round_.tables.filter(clock_extra_minutes__gt=0).values_list("number", "clock_extra_minutes")
+    )
+    return RoundClock(
+        round=round_.number, started_at=round_.clock_started_at,
+        minutes=round_.clock_minutes or 0, extra=round_.clock_extra_minutes, table_extra=extra,
+    )  # fmt: skip
+
+
+def table_clock(session_id: int) -> tuple[RoundClock, int] | None:
+    """A tournament table's round clock and its table number (None: not a tournament table,
+    or no clock running)."""
+    table = Table.objects.filter(session_id=session_id).select_related("round").first()
+    clock = round_clock(table.round) if table is not None else None
+    return None if clock is None else (clock, table.number)
 
 
 def tournament_report(tournament: Tournament) -> TournamentReport:

@@ -66,6 +66,10 @@ class TournamentInSerializer(serializers.Serializer):
     check_in = serializers.BooleanField(
         default=False, help_text="a round seats only the entries checked in"
     )
+    round_minutes = serializers.IntegerField(
+        min_value=1, max_value=600, required=False, allow_null=True, default=None,
+        help_text="a round's time on the clock; null: no clock",
+    )  # fmt: skip
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -85,6 +89,9 @@ class TournamentUpdateSerializer(serializers.Serializer):
     bye_table_score = serializers.IntegerField(required=False, **SCORE)
     is_public = serializers.BooleanField(required=False)
     check_in = serializers.BooleanField(required=False)
+    round_minutes = serializers.IntegerField(
+        min_value=1, max_value=600, required=False, allow_null=True
+    )
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
@@ -101,7 +108,8 @@ class TournamentOutSerializer(serializers.ModelSerializer):
         fields = ["name", "slug", "club", "hosted", "status", "is_public", "rounds",
                   "rounds_seated", "players", "hands_per_table", "ruleset", "ruleset_fingerprint",
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
-                  "bye_points", "bye_table_score", "check_in", "created_at"]  # fmt: skip
+                  "bye_points", "bye_table_score", "check_in", "round_minutes",
+                  "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)
@@ -186,6 +194,41 @@ class RoundDetailSerializer(RoundOutSerializer):
 
     tables = TableOutSerializer(many=True, source="table_rows")
     byes = ByeOutSerializer(many=True, source="bye_rows")
+
+
+class ClockStartInSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(
+        min_value=1, max_value=600, required=False, allow_null=True, default=None,
+        help_text="default: the tournament's round_minutes",
+    )  # fmt: skip
+
+
+class ClockExtendInSerializer(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=120)
+    table = serializers.IntegerField(
+        min_value=1, max_value=1000, required=False, allow_null=True, default=None,
+        help_text="one table's number; null: every table",
+    )  # fmt: skip
+
+
+class ClockOutSerializer(serializers.Serializer):
+    """A round's clock: when it started and when it ends, for every table and for each table
+    given time of its own."""
+
+    round = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField()
+    extra = serializers.IntegerField(help_text="minutes added for every table")
+    ends_at = serializers.SerializerMethodField()
+    tables = serializers.SerializerMethodField(help_text="table number → its own end")
+
+    def get_ends_at(self, clock) -> str:
+        return serializers.DateTimeField().to_representation(clock.ends_at())
+
+    @extend_schema_field(serializers.DictField(child=serializers.DateTimeField()))
+    def get_tables(self, clock) -> dict[str, str]:
+        field = serializers.DateTimeField()
+        return {str(n): field.to_representation(clock.ends_at(n)) for n in clock.table_extra}
 
 
 class UnlockInSerializer(serializers.Serializer):

@@ -103,6 +103,7 @@ def tournament_create(
     bye_table_score: int = 0,
     is_public: bool = True,
     check_in: bool = False,
+    round_minutes: int | None = None,
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
@@ -127,7 +128,7 @@ def tournament_create(
                 placement_points=placement_points or list(DEFAULT_PLACEMENT_POINTS),
                 tiebreaks=tiebreaks or list(DEFAULT_TIEBREAKS), seating=seating, seed=seed,
                 bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
-                check_in=check_in, created_by=user,
+                check_in=check_in, round_minutes=round_minutes, created_by=user,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -534,6 +535,54 @@ def standings_request(*, tournament_id: int, force: bool = False) -> TaskRecord 
         record = job_create(STANDINGS_TASK, Tournament(pk=tournament_id))
         job_queue(record, tournament_id, countdown=COALESCE_SECONDS)
         return record
+
+
+# --- the round clock -----------------------------------------------------------------------------
+
+#: the longest round and the most time one extension adds, in minutes
+CLOCK_MAX_MINUTES = 600
+EXTEND_MAX_MINUTES = 120
+
+
+@transaction.atomic
+def round_clock_start(*, round_: Round, minutes: int | None = None) -> Round:
+    """Start a seated round's clock: ``minutes`` (default: the tournament's round time) from
+    now. At time, the tables finish the hand in play and start no other."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
+    if round_.status != Round.Status.SEATED:
+        raise Conflict("round_not_seated", f"round {round_.number} is not seated")
+    if round_.clock_started_at is not None:
+        raise Conflict("clock_running", "the round's clock is running: add time instead")
+    minutes = minutes or round_.tournament.round_minutes
+    if type(minutes) is not int or not 1 <= minutes <= CLOCK_MAX_MINUTES:
+        message = f"how long the round lasts, 1 to {CLOCK_MAX_MINUTES} minutes"
+        raise Invalid.single("minutes", "invalid_minutes", message)
+    round_.clock_started_at = timezone.now()
+    round_.clock_minutes = minutes
+    round_.save(update_fields=["clock_started_at", "clock_minutes"])
+    return round_
+
+
+@transaction.atomic
+def round_clock_extend(*, round_: Round, minutes: int, table_number: int | None = None) -> Round:
+    """Add ``minutes`` to a running clock: for every table, or for one table alone (a table
+    that started late, a dispute that stopped it)."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.clock_started_at is None:
+        raise Conflict("clock_not_started", "the round's clock is not running")
+    if type(minutes) is not int or not 1 <= minutes <= EXTEND_MAX_MINUTES:
+        message = f"1 to {EXTEND_MAX_MINUTES} minutes"
+        raise Invalid.single("minutes", "invalid_minutes", message)
+    if table_number is None:
+        round_.clock_extra_minutes += minutes
+        round_.save(update_fields=["clock_extra_minutes"])
+        return round_
+    extended = round_.tables.filter(number=table_number).update(
+        clock_extra_minutes=F("clock_extra_minutes") + minutes
+    )
+    if not extended:
+        raise Invalid.single("table", "no_such_table", f"round {round_.number} has no such table")
+    return round_
 
 
 # --- penalties (罚分) ---------------------------------------------------------------------------

@@ -27,6 +27,12 @@ urlpatterns = [
         name="tournament-round-reseat",
     ),
     path(f"{R}/unlock/", api.RoundUnlockView.as_view(), name="tournament-round-unlock"),
+    path(f"{R}/clock/", api.RoundClockView.as_view(), name="tournament-round-clock"),
+    path(
+        f"{R}/clock/extend/",
+        api.RoundClockExtendView.as_view(),
+        name="tournament-round-clock-extend",
+    ),
     path(f"{R}/lock/", api.RoundLockView.as_view(), name="tournament-round-lock"),
     path(
         f"{R}/tables/<int:table>/result/",

@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -37,7 +38,9 @@ from pages.base import ERROR_TEXT, error_messages, whole_number
 from pages.tables import forms
 from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
+from pages.tournaments.clock import clock_shown
 from pages.words import chinese, false_win_lines, roots_text, unit_amount, words_of_view
+from tournaments import selectors as tournament_selectors
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
@@ -446,6 +449,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         "evening_day": selectors.session_day(session)
         if session.kind == TableSession.Kind.CLUB else None,
     }  # fmt: skip
+    if session.kind == TableSession.Kind.TOURNAMENT and session.is_open:
+        # the round's clock, with the time this table was given of its own
+        found = tournament_selectors.table_clock(session.pk)
+        if found is not None:
+            context["clock"] = clock_shown(found[0], timezone.now(), found[1])
     if sheet.next_dealer is not None:
         context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
     saved = whole_number(request.GET.get("saved", ""))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -18,11 +19,12 @@ from clubs import selectors as club_selectors
 from clubs.models import Role
 from core.errors import Conflict, Invalid
 from core.http import service_error_items
-from pages.base import ERROR_TEXT, club_for, require_role
+from pages.base import ERROR_TEXT, club_for, require_role, whole_number
 from pages.clubs.forms import search_keys, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
 from pages.clubs.views import apply_problems
+from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import (
     REASON_TEXT,
     EntryForm,
@@ -37,6 +39,8 @@ from tournaments.models import Penalty, Registration, Round, Tournament
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
+#: the clock's first offer when the tournament sets no round time
+DEFAULT_ROUND_MINUTES = 90
 
 
 def _directed(request: HttpRequest, slug: str, role: str = Role.ORGANISER) -> Tournament:
@@ -70,6 +74,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 rounds=data["rounds"], hands_per_table=data["hands_per_table"],
                 placement_points=data["placement_points"], seating=data["seating"],
                 seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
+                round_minutes=data["round_minutes"],
             )  # fmt: skip
         except (Conflict, Invalid) as e:
             apply_problems(form, e, _on_field("slug", "name", "placement_points"))
@@ -182,8 +187,17 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     for table, form in forms:
         if form.is_bound and form.is_valid() and _totals_saved(request, latest, table, form):
             return redirect("page-tournament-desk", slug=tournament.slug)
+    clock = selectors.round_clock(latest) if seated else None
+    # each table with its form and, when it was given time of its own, its own end
+    tables = [
+        (table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
+         else None)
+        for table, form in forms
+    ]  # fmt: skip
     context = _context(
-        request, tournament, latest=latest, detail=detail, forms=forms,
+        request, tournament, latest=latest, detail=detail, tables=tables,
+        clock=clock_shown(clock, timezone.now()),
+        round_minutes=tournament.round_minutes or DEFAULT_ROUND_MINUTES,
         may_seat=club_selectors.has_role(request.user, tournament.club, Role.ORGANISER),
         latest_status=ROUND_STATUS_TEXT.get(latest.status, latest.status) if latest else "",
         seating=latest is not None and latest.status == Round.Status.SEATING,
@@ -206,6 +220,32 @@ def _totals_saved(request: HttpRequest, round_: Round, table, form: TableTotalsF
         return False
     messages.success(request, _("Table %(n)s: the totals are saved.") % {"n": table.number})
     return True
+
+
+@require_POST
+def clock_change(request: HttpRequest, slug: str) -> HttpResponse:
+    """The latest round's clock (an organiser): start it, or add minutes for every table or
+    one (``table``)."""
+    tournament = _directed(request, slug)
+    latest = selectors.latest_round(tournament)
+    if latest is None:
+        raise Http404
+    minutes = whole_number(request.POST.get("minutes", ""))
+    table = whole_number(request.POST.get("table", ""))
+    try:
+        if request.POST.get("action") == "start":
+            services.round_clock_start(round_=latest, minutes=minutes)
+            messages.success(
+                request, _("The clock of round %(n)s is running.") % {"n": latest.number}
+            )
+        else:
+            services.round_clock_extend(round_=latest, minutes=minutes or 0, table_number=table)
+            text = (_("%(m)s minutes more for table %(t)s.") if table else
+                    _("%(m)s minutes more for every table."))  # fmt: skip
+            messages.success(request, text % {"m": minutes, "t": table})
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    return redirect("page-tournament-desk", slug=tournament.slug)
 
 
 @require_POST

@@ -55,6 +55,13 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
     hands_per_table = forms.IntegerField(
         label=_("Hands per table and round"), min_value=1, max_value=MAX_HANDS, initial=8
     )
+    round_minutes = forms.IntegerField(
+        label=_("Round time on the clock, minutes (optional)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_("Left empty: the rounds have no clock; the tables play their hands."),
+    )
     placement_points = forms.CharField(
         label=_("Placement points, 1st to 4th"),
         initial=" ".join(map(str, DEFAULT_PLACEMENT_POINTS)),

@@ -21,6 +21,7 @@ urlpatterns = [
         name="page-tournament-penalty-revoke",
     ),
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
+    path(f"{T}/desk/clock/", director.clock_change, name="page-tournament-clock"),
     path(f"{T}/", views.tournament_page, name="page-tournament"),
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),

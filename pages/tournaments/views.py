@@ -27,6 +27,7 @@ from clubs.models import Role
 from core.csvcells import safe_row
 from pages.accounts.qr import qr_svg
 from pages.templatetags.tournament_words import wind_name
+from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import REASON_TEXT
 from pages.tournaments.widgets import standings_rows
 from pages.words import chinese, name_text
@@ -309,6 +310,9 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         context["round"] = current
         if current is not None:
             context.update(_seating(current))
+    context["clock"] = clock_shown(
+        selectors.round_clock(selectors.current_round(tournament)), timezone.now()
+    )
     return render(request, "pages/tournaments/projector.html", context)
 
 
@@ -339,6 +343,7 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(
         request, tournament, round=current, refresh=REFRESH_SECONDS,
         live=None if current is None else selectors.live_tables(current),
+        clock=clock_shown(selectors.round_clock(current), timezone.now()),
     )  # fmt: skip
     return render(request, "pages/tournaments/live.html", context)
 

@@ -138,6 +138,7 @@ ACTIONS = (
     "page-tournament-entry",
     "page-tournament-seat",
     "page-tournament-penalty-revoke",
+    "page-tournament-clock",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -203,6 +204,7 @@ def world(request):
         "page-tournament-entry": ["private-cup", entered],
         "page-tournament-seat": ["private-cup"],
         "page-tournament-penalty-revoke": ["private-cup", 1],
+        "page-tournament-clock": ["private-cup"],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],
