@@ -73,6 +73,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 ruleset=form.ruleset_spec, base=data["base"], mode=data["mode"],
                 rounds=data["rounds"], hands_per_table=data["hands_per_table"],
                 placement_points=data["placement_points"], seating=data["seating"],
+                tiebreaks=form.tiebreaks(),
                 seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
                 round_minutes=data["round_minutes"],
             )  # fmt: skip

@@ -13,8 +13,9 @@ from clubs.limits import BASE
 from pages.clubs.forms import KeyedSelect, TableForm, preset_rules, search_keys
 from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
+from pages.words import name_text
 from tournaments.models import Penalty, Tournament
-from tournaments.standings import DEFAULT_PLACEMENT_POINTS
+from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
 #: the sets of placement points a club usually plays, offered beside the field
 USUAL_POINTS = ("4 2 1 0", "4 3 2 1", "8 4 2 0", "0 0 0 0")
@@ -101,8 +102,39 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
             "title": club_rules.title})] + [(p.name, p.title) for p in self.presets]  # fmt: skip
         self.rule_choices = {"": club_options, **preset_rules()}
         self.add_option_fields()
+        choices = [("", "—")] + [(code, name_text(t.name)) for code, t in TIEBREAKS.items()]
+        for i in range(len(TIEBREAKS)):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Criterion %(n)s") % {"n": i + 1}, choices=choices, required=False,
+                initial=DEFAULT_TIEBREAKS[i] if i < len(DEFAULT_TIEBREAKS) else "",
+            )  # fmt: skip
 
     ruleset_radios = TableForm.ruleset_radios
+
+    def tiebreak_fields(self):
+        return [self[f"tiebreak_{i}"] for i in range(len(TIEBREAKS))]
+
+    def tiebreaks(self) -> list[str]:
+        """The chain as chosen, in order, each criterion once (the blanks left out); the
+        default chain when the form sent none of them (a script, an older page)."""
+        if not self._chain_sent():
+            return list(DEFAULT_TIEBREAKS)
+        return [c for i in range(len(TIEBREAKS)) if (c := self.cleaned_data.get(f"tiebreak_{i}"))]
+
+    def _chain_sent(self) -> bool:
+        return any(f"tiebreak_{i}" in self.data for i in range(len(TIEBREAKS)))
+
+    def clean(self):
+        data = super().clean()
+        if not self._chain_sent():
+            return data
+        chosen = [data.get(f"tiebreak_{i}") for i in range(len(TIEBREAKS))]
+        named = [c for c in chosen if c]
+        if not named:
+            self.add_error("tiebreak_0", _("Choose at least the first criterion."))
+        elif len(set(named)) != len(named):
+            self.add_error("tiebreak_0", _("Each criterion once."))
+        return data
 
     def clean_placement_points(self) -> list[int]:
         words = self.cleaned_data["placement_points"].replace(",", " ").replace("/", " ").split()

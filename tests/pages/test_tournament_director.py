@@ -324,3 +324,20 @@ def test_a_check_in_of_no_entry_is_a_404(checking, browser, player):
     answer = browser.post("/tournaments/cup/check-in/", {"player": player, "here": "1"})
     assert answer.status_code == 404
     assert not checking.registrations.filter(checked_in=True).exists()
+
+
+def test_the_tiebreak_chain_is_chosen_and_ordered_on_the_page(browser):
+    """Table score first, then placement points, then nothing: the chain is those two."""
+    chain = {"tiebreak_0": "table_score", "tiebreak_1": "placement_points", "tiebreak_2": "",
+             "tiebreak_3": "", "tiebreak_4": ""}  # fmt: skip
+    answer = browser.post("/clubs/host/tournaments/new/", {**FORM, **chain})
+    assert answer.status_code == 302, errors_of(answer)
+    assert Tournament.objects.get().tiebreaks == ["table_score", "placement_points"]
+    twice = browser.post(
+        "/clubs/host/tournaments/new/", {**FORM, **chain, "tiebreak_2": "table_score"}
+    )
+    assert "Each criterion once" in errors_of(twice)
+    none = {f"tiebreak_{i}": "" for i in range(5)}
+    assert "at least the first" in errors_of(browser.post("/clubs/host/tournaments/new/",
+                                                          {**FORM, **none}))  # fmt: skip
+    assert Tournament.objects.count() == 1
