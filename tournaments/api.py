@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from clubs.api.sessions import session_response
 from clubs.models import Role
 from clubs.permissions import authorize
+from clubs.selectors import has_role
 from clubs.serializers import SessionOutSerializer
 from core.api import ApiView, CSVCapableView
 from core.errors import NotAuthenticated, NotFound
@@ -260,6 +261,16 @@ class RoundUnlockView(ApiView):
         return Response(RoundUnlockOutSerializer(unlock).data, status=201)
 
 
+class StandingsRevealView(ApiView):
+    """Reveal the standings of the hidden last rounds (an organiser): a recompute is queued
+    (202), and from it everyone sees them whole."""
+
+    @extend_schema(request=None, responses={202: TaskAcceptedSerializer})
+    def post(self, request: Request, slug: str) -> Response:
+        tournament = tournament_for(request, slug, Role.ORGANISER)
+        return accepted(services.standings_reveal(tournament=tournament))
+
+
 class PenaltyListView(ApiView):
     """The penalties (罚分), revoked ones too; a referee gives one (the standings follow)."""
 
@@ -359,7 +370,9 @@ class StandingsView(CSVCapableView):
 
     @extend_schema(parameters=[FORMAT_PARAM], responses=StandingsOutSerializer)
     def get(self, request: Request, slug: str, format=None) -> Response:
-        standings = selectors.latest_standings(tournament_for(request, slug))
+        tournament = tournament_for(request, slug)
+        director = has_role(request.user, tournament.club, Role.REFEREE)
+        standings = selectors.latest_standings(tournament, full=director)
         if self.wants_csv(request):
             return Response(standings_csv_rows(standings))
         return Response(StandingsOutSerializer(standings).data)

@@ -69,6 +69,11 @@ class Tournament(models.Model):
     round_minutes = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="a round's time on the clock; none: no clock"
     )
+    hide_last_rounds = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="the standings show the players no result of the last N rounds until revealed",
+    )
+    standings_revealed = models.BooleanField(default=False)
     #: balanced seating plans the whole event; the rounds not yet played wait here
     seating_plan = models.JSONField(default=list, blank=True)
     #: when the standings recompute now waiting in the queue was asked for: a burst of
@@ -229,6 +234,11 @@ class StandingsSnapshot(models.Model):
     )
     tiebreaks = models.JSONField(default=list, help_text="the tiebreak chain that ordered them")
     seconds = models.FloatField(default=0, help_text="time the computation took")
+    visible = models.JSONField(
+        null=True, blank=True,
+        help_text="while the last rounds are hidden: the standings the players see (through, "
+        "rounds_complete, tables_counted, points_scale, rows); null: they see these",
+    )  # fmt: skip
     sessions_version = models.PositiveBigIntegerField(
         default=0,
         help_text="the sum of its tables' data versions when it was computed: lower than "

@@ -129,6 +129,9 @@ class StandingsTable:
     tables_counted: int
     rows: tuple[StandingRow, ...]
     tiebreaks: tuple[str, ...]
+    #: while the last rounds are hidden: the last round whose results are shown to players
+    #: (these rows, unless a director reads the full ones: then the rows are all of them)
+    hidden_after: int | None = None
 
 
 @dataclass(frozen=True)

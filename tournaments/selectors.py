@@ -207,7 +207,9 @@ def standings_now(
 ) -> tuple[tuple[Standing, ...], int, int]:
     """Standings from the results as they are: (standings, complete rounds, tables counted).
 
-    ``before_round`` limits them to the rounds before it (swiss seating reads them so).
+    ``before_round`` limits them to the rounds before it (swiss seating reads them so, and
+    the standings the players see while the last rounds are hidden), and the penalties to
+    those for those rounds or for the tournament as a whole.
     """
     results = list(table_results(tournament).values())
     rounds = seated_rounds(tournament)
@@ -231,11 +233,12 @@ def standings_now(
         if status != Registration.Status.WITHDRAWN or p in took_part
     ]
     ranked = {p for p, _ in registrations}
+    in_force = tournament.penalties.filter(revoked_at=None)
+    if before_round is not None:
+        in_force = in_force.filter(Q(round__lt=before_round) | Q(round=None))
     penalties = [
         (p, points)
-        for p, points in tournament.penalties.filter(revoked_at=None).values_list(
-            "player_id", "points"
-        )
+        for p, points in in_force.values_list("player_id", "points")
         if p in ranked  # a withdrawn entry who never played is not ranked, nor penalised
     ]
     try:
@@ -261,8 +264,22 @@ def seated_players(rounds: list[Round]) -> set[int]:
     )
 
 
-def latest_standings(tournament: Tournament) -> StandingsTable:
-    """The latest snapshot's standings (version 0 and no rows before the first one)."""
+def hidden_after(tournament: Tournament, seated: int | None = None) -> int | None:
+    """The last round whose results the players may see while the last rounds are hidden
+    (``hide_last_rounds``, until the scorekeeper reveals them); None: nothing is hidden.
+    ``seated``: how many rounds are seated, when the caller knows."""
+    if not tournament.hide_last_rounds or tournament.standings_revealed:
+        return None
+    through = max(0, tournament.rounds - tournament.hide_last_rounds)
+    if seated is None:
+        seated = tournament.round_set.filter(status=Round.Status.SEATED).count()
+    return through if seated > through else None
+
+
+def latest_standings(tournament: Tournament, *, full: bool = False) -> StandingsTable:
+    """The latest snapshot's standings; while the last rounds are hidden, those the players
+    see (through the last round shown, ``hidden_after`` set) unless ``full`` (a director).
+    Version 0 and no rows before the first snapshot."""
     latest = (
         tournament.standings_snapshots.order_by("-version")
         .values_list("pk", "version", "computed_at")
@@ -270,17 +287,28 @@ def latest_standings(tournament: Tournament) -> StandingsTable:
     )
     if latest is None:
         return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
-    return _snapshot_table(*latest)
+    return _snapshot_table(*latest, full=full)
 
 
-@lru_cache(maxsize=16)
-def _snapshot_table(pk: int, version: int, computed_at: datetime) -> StandingsTable:
+@lru_cache(maxsize=32)
+def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool) -> StandingsTable:
     """A snapshot's standings table, read once per process: a snapshot never changes (a
     recompute writes the next version, a new key), so an entry is never stale. The key holds
     the version and time too, so a number a database gives again after a deletion is another
     key. Bounded: a projector and a hundred players reading one tournament read it once, and
     many tournaments cannot grow it."""
     s = StandingsSnapshot.objects.get(pk=pk)
+    if s.visible is not None and not full:
+        shown = s.visible
+        return StandingsTable(
+            version=s.version,
+            computed_at=s.computed_at,
+            rounds_complete=shown["rounds_complete"],
+            tables_counted=shown["tables_counted"],
+            rows=tuple(StandingRow.from_json(row, shown["points_scale"]) for row in shown["rows"]),
+            tiebreaks=tuple(s.tiebreaks),
+            hidden_after=shown["through"],
+        )
     return StandingsTable(
         version=s.version,
         computed_at=s.computed_at,
@@ -288,6 +316,7 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime) -> StandingsTa
         tables_counted=s.tables_counted,
         rows=tuple(StandingRow.from_json(row, s.points_scale) for row in s.rows),
         tiebreaks=tuple(s.tiebreaks),
+        hidden_after=None if s.visible is None else s.visible["through"],
     )
 
 

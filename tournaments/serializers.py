@@ -70,6 +70,10 @@ class TournamentInSerializer(serializers.Serializer):
         min_value=1, max_value=600, required=False, allow_null=True, default=None,
         help_text="a round's time on the clock; null: no clock",
     )  # fmt: skip
+    hide_last_rounds = serializers.IntegerField(
+        min_value=0, max_value=99, default=0,
+        help_text="players see no result of the last N rounds until the standings are revealed",
+    )  # fmt: skip
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -92,6 +96,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
     round_minutes = serializers.IntegerField(
         min_value=1, max_value=600, required=False, allow_null=True
     )
+    hide_last_rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
@@ -109,7 +114,7 @@ class TournamentOutSerializer(serializers.ModelSerializer):
                   "rounds_seated", "players", "hands_per_table", "ruleset", "ruleset_fingerprint",
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
                   "bye_points", "bye_table_score", "check_in", "round_minutes",
-                  "created_at"]  # fmt: skip
+                  "hide_last_rounds", "standings_revealed", "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)
@@ -334,6 +339,11 @@ class StandingsOutSerializer(serializers.Serializer):
     rounds_complete = serializers.IntegerField()
     tables_counted = serializers.IntegerField()
     tiebreaks = serializers.SerializerMethodField(help_text="the chain that ordered them")
+    hidden_after = serializers.IntegerField(
+        allow_null=True,
+        help_text="while the last rounds are hidden: the last round these standings count "
+        "(a director reads them whole, with this set); null: nothing hidden",
+    )
     standings = StandingRowSerializer(many=True, source="rows")
 
     @extend_schema_field(TiebreakNameSerializer(many=True))
@@ -351,6 +361,7 @@ class StandingsOutSerializer(serializers.Serializer):
             "rounds_complete": table.rounds_complete,
             "tables_counted": table.tables_counted,
             "tiebreaks": self.get_tiebreaks(table),
+            "hidden_after": table.hidden_after,
             "standings": [standing_row_data(row) for row in table.rows],
         }
 

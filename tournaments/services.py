@@ -104,12 +104,16 @@ def tournament_create(
     is_public: bool = True,
     check_in: bool = False,
     round_minutes: int | None = None,
+    hide_last_rounds: int = 0,
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
     clean_line(name, "name")
     given = {"placement_points": placement_points, "tiebreaks": tiebreaks}
     problems = _check_rules({k: v for k, v in given.items() if v is not None})
+    if type(hide_last_rounds) is not int or not 0 <= hide_last_rounds < rounds:
+        message = "fewer rounds than the tournament has (0: none hidden)"
+        problems.append(problem("hide_last_rounds", "invalid_hidden_rounds", message))
     if problems:
         raise Invalid(problems)
     hosted = club is not None
@@ -128,7 +132,8 @@ def tournament_create(
                 placement_points=placement_points or list(DEFAULT_PLACEMENT_POINTS),
                 tiebreaks=tiebreaks or list(DEFAULT_TIEBREAKS), seating=seating, seed=seed,
                 bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
-                check_in=check_in, round_minutes=round_minutes, created_by=user,
+                check_in=check_in, round_minutes=round_minutes,
+                hide_last_rounds=hide_last_rounds, created_by=user,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -145,6 +150,12 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
         if started and key != "rounds":
             message = "fixed once the first round is seated"
             problems.append(problem(key, "tournament_started", message))
+    hidden = fields.get("hide_last_rounds", tournament.hide_last_rounds)
+    if {"hide_last_rounds", "rounds"} & set(fields) and not (
+        type(hidden) is int and 0 <= hidden < fields.get("rounds", tournament.rounds)
+    ):
+        message = "fewer rounds than the tournament has (0: none hidden)"
+        problems.append(problem("hide_last_rounds", "invalid_hidden_rounds", message))
     if "rounds" in fields:
         seated = tournament.round_set.aggregate(n=Max("number"))["n"] or 0
         if fields["rounds"] < seated:
@@ -161,7 +172,8 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     tournament.save()
     if fields.get("status") == Tournament.Status.FINISHED:
         _freeze(tournament)
-    if {"placement_points", "tiebreaks", "bye_points", "bye_table_score"} & set(fields):
+    if {"placement_points", "tiebreaks", "bye_points", "bye_table_score", "hide_last_rounds",
+        "standings_revealed"} & set(fields):  # fmt: skip
         standings_request(tournament_id=tournament.pk)
     return tournament
 
@@ -650,6 +662,15 @@ def penalty_revoke(*, penalty: Penalty, reason: str, user) -> Penalty:
     return penalty
 
 
+@transaction.atomic
+def standings_reveal(*, tournament: Tournament) -> TaskRecord | None:
+    """The scorekeeper reveals the standings of the hidden last rounds (at the prize-giving):
+    from the next snapshot, asked for now (its job is returned), everyone sees them whole."""
+    Tournament.objects.filter(pk=tournament.pk).update(standings_revealed=True)
+    tournament.standings_revealed = True
+    return standings_request(tournament_id=tournament.pk, force=True)
+
+
 def standings_reconcile(*, limit: int = RECONCILE_BATCH) -> list[int]:
     """The body of ``tournaments.reconcile_standings`` (Celery beat, every
     ``RECONCILE_SECONDS``): a running tournament whose newest snapshot was computed from
@@ -676,6 +697,17 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     standings, complete, counted = selectors.standings_now(tournament)
     names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
     scale, rows = standings_json(standings, names)
+    visible = None
+    if (through := selectors.hidden_after(tournament)) is not None:
+        # what the players see meanwhile: the standings through the last round shown
+        shown, shown_complete, shown_counted = selectors.standings_now(
+            tournament, before_round=through + 1
+        )
+        shown_scale, shown_rows = standings_json(shown, names)
+        visible = {
+            "through": through, "rounds_complete": shown_complete,
+            "tables_counted": shown_counted, "points_scale": shown_scale, "rows": shown_rows,
+        }  # fmt: skip
     seconds = time.perf_counter() - started
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -684,7 +716,7 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
             tournament=tournament, version=last + 1, rounds_complete=complete,
             tables_counted=counted, rows=rows, points_scale=scale,
             tiebreaks=list(selectors.rules_of(tournament).tiebreaks), seconds=seconds,
-            sessions_version=version,
+            sessions_version=version, visible=visible,
         )  # fmt: skip
         if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.FINISHED

@@ -40,6 +40,11 @@ urlpatterns = [
         name="tournament-table-result",
     ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
+    path(
+        f"{T}/standings/reveal/",
+        api.StandingsRevealView.as_view(),
+        name="tournament-standings-reveal",
+    ),
     path(f"{T}/penalties/", api.PenaltyListView.as_view(), name="tournament-penalties"),
     path(
         f"{T}/penalties/<int:pk>/revoke/",

@@ -75,7 +75,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 placement_points=data["placement_points"], seating=data["seating"],
                 tiebreaks=form.tiebreaks(),
                 seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
-                round_minutes=data["round_minutes"],
+                round_minutes=data["round_minutes"], hide_last_rounds=data["hide_last_rounds"] or 0,
             )  # fmt: skip
         except (Conflict, Invalid) as e:
             apply_problems(form, e, _on_field("slug", "name", "placement_points"))

@@ -68,6 +68,17 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         initial=" ".join(map(str, DEFAULT_PLACEMENT_POINTS)),
         max_length=40,
     )
+    hide_last_rounds = forms.IntegerField(
+        label=_("Hide the standings of the last rounds"),
+        min_value=0,
+        max_value=99,
+        initial=0,
+        required=False,
+        help_text=_(
+            "How many of the last rounds the players see no result of, until you reveal the "
+            "standings (0: none). They see the standings as before those rounds."
+        ),
+    )
     seating = forms.ChoiceField(
         label=_("Seating of the rounds"),
         choices=[

@@ -27,5 +27,6 @@ urlpatterns = [
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),
     path(f"{T}/live/", views.live, name="page-tournament-live"),
     path(f"{T}/report/", views.report, name="page-tournament-report"),
+    path(f"{T}/standings/reveal/", views.reveal, name="page-tournament-reveal"),
     path(f"{T}/rounds/<int:number>/print/", views.seating_print, name="page-tournament-print"),
 ]

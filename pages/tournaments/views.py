@@ -11,27 +11,30 @@ here computes a rule: the standings are the latest snapshot, the trend is
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
 from core.csvcells import safe_row
 from pages.accounts.qr import qr_svg
+from pages.base import require_role
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import REASON_TEXT
 from pages.tournaments.widgets import standings_rows
 from pages.words import chinese, name_text
-from tournaments import selectors
+from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.readmodels import RoundCell, StandingRow, StandingsTable
 from tournaments.serializers import fraction_text
@@ -185,8 +188,10 @@ class Standings:
     since: int | None  # the round the trend compares with
 
 
-def standings_of(tournament: Tournament, *, rounds: bool = True) -> Standings:
-    table = selectors.latest_standings(tournament)
+def standings_of(tournament: Tournament, *, rounds: bool = True, full: bool = False) -> Standings:
+    """The standings as the pages show them; ``full``: a director's, the hidden last rounds
+    included (everyone else sees them through the last round shown)."""
+    table = selectors.latest_standings(tournament, full=full)
     changes = selectors.rank_changes(tournament, table)
     codes = [c for c in LEADING if c not in table.tiebreaks] + list(table.tiebreaks)
     columns = [Column(code, name_text(TIEBREAKS[code].name)) for code in codes]
@@ -273,8 +278,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Rank, trend, the tiebreak chain's values named, a column per round."""
     tournament = tournament_for(request, slug)
-    table = standings_of(tournament)
-    context = _context(request, tournament, standings=table, rows=standings_rows(table))
+    context = _context(request, tournament)
+    table = standings_of(tournament, full=context["may_referee"])
+    context.update(standings=table, rows=standings_rows(table))
     return render(request, "pages/tournaments/standings.html", context)
 
 
@@ -355,8 +361,12 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
     byes, the penalties with their reasons, the rounds unlocked for a correction and why, who
     withdrew, and (for the club's members) who entered each table."""
     tournament = tournament_for(request, slug)
-    table = standings_of(tournament)
+    director = club_selectors.has_role(request.user, tournament.club, Role.REFEREE)
+    table = standings_of(tournament, full=director)
     found = selectors.tournament_report(tournament)
+    if (through := table.table.hidden_after) is not None and not director:
+        # the hidden last rounds: not one of their results before they are revealed
+        found = replace(found, rounds=tuple(r for r in found.rounds if r.round.number <= through))
     cells = {(row.player, c.round): c for row in table.table.rows for c in row.rounds}
     if request.GET.get("format") == "csv":
         return _report_csv(tournament, found, cells)
@@ -405,3 +415,14 @@ def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
                 "bye": "yes" if row.table is None else "",
             }))  # fmt: skip
     return response
+
+
+@require_POST
+def reveal(request: HttpRequest, slug: str) -> HttpResponse:
+    """Reveal the hidden last rounds' standings (an organiser, at the prize-giving)."""
+    tournament = tournament_for(request, slug)
+    require_role(request.user, tournament.club, Role.ORGANISER)
+    with transaction.atomic():
+        services.standings_reveal(tournament=tournament)
+    messages.success(request, _("The standings are revealed: everyone sees them whole."))
+    return redirect("page-tournament-standings", slug=tournament.slug)

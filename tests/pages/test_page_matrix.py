@@ -139,6 +139,7 @@ ACTIONS = (
     "page-tournament-seat",
     "page-tournament-penalty-revoke",
     "page-tournament-clock",
+    "page-tournament-reveal",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -205,6 +206,7 @@ def world(request):
         "page-tournament-seat": ["private-cup"],
         "page-tournament-penalty-revoke": ["private-cup", 1],
         "page-tournament-clock": ["private-cup"],
+        "page-tournament-reveal": ["private-cup"],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],
