@@ -29,6 +29,7 @@ from clubs.models import (
     Payment,
     Player,
     Seat,
+    SeatRepair,
     SessionResult,
     TableSession,
 )
@@ -540,3 +541,15 @@ class PaymentAdmin(PaymentParties, ReadOnlyAdminMixin, admin.ModelAdmin):
     )
     fields = ("hand", "position", "payer", "payee", "amount", "reason", "event")
     readonly_fields = fields
+
+
+@admin.register(SeatRepair)
+class SeatRepairAdmin(admin.ModelAdmin):
+    """The seats put right after the fact: kept as they were made (read only)."""
+
+    list_display = ("session", "reason", "repaired_by", "repaired_at")
+    list_select_related = ("session__club", "repaired_by")
+    readonly_fields = ("session", "before", "after", "reason", "repaired_by", "repaired_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -435,3 +435,24 @@ class Invitation(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state == self.State.OPEN
+
+
+class SeatRepair(models.Model):
+    """换座: the seats of a table put right after the fact (two players swapped, or everyone
+    moved on a wind), with the reason. The recorded hands stay with the seats they were played
+    in; their payments and entered totals now belong to the players the seats hold."""
+
+    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="repairs")
+    before = models.JSONField(help_text="player ids by seat, before")
+    after = models.JSONField(help_text="player ids by seat, after")
+    reason = models.CharField(max_length=200)
+    repaired_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    repaired_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session_id", "repaired_at", "id"]
+
+    def __str__(self) -> str:
+        return f"seats of {self.session} repaired: {self.reason}"

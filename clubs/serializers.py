@@ -396,3 +396,20 @@ class MeClubSerializer(serializers.Serializer):
     slug = serializers.CharField(source="club.slug")
     name = serializers.CharField(source="club.name")
     role = serializers.CharField()
+
+
+class SeatRepairInSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=3), min_length=4, max_length=4,
+        help_text="the seat whose player sits at seats 0–3 from now: [1, 0, 2, 3] swaps the "
+        "first two, [3, 0, 1, 2] moves everyone on one wind",
+    )  # fmt: skip
+    reason = serializers.CharField(max_length=200, help_text="why (kept with the repair)")
+
+
+class SeatRepairOutSerializer(serializers.Serializer):
+    before = serializers.ListField(child=serializers.IntegerField(), help_text="players by seat")
+    after = serializers.ListField(child=serializers.IntegerField(), help_text="players by seat")
+    reason = serializers.CharField()
+    repaired_by = serializers.CharField(source="repaired_by.username", default=None)
+    repaired_at = serializers.DateTimeField()

@@ -40,6 +40,11 @@ urlpatterns = [
     path("sessions/<int:pk>/", sessions.SessionDetailView.as_view(), name="session-detail"),
     path("sessions/<int:pk>/close/", sessions.SessionCloseView.as_view(), name="session-close"),
     path("sessions/<int:pk>/reopen/", sessions.SessionReopenView.as_view(), name="session-reopen"),
+    path(
+        "sessions/<int:pk>/seats/repair/",
+        sessions.SeatRepairView.as_view(),
+        name="session-seats-repair",
+    ),
     path("sessions/<int:pk>/result/", sessions.SessionResultView.as_view(), name="session-result"),
     path("sessions/<int:pk>/hands/", hands.HandListView.as_view(), name="session-hands"),
     path(f"{H}/", hands.HandDetailView.as_view(), name="hand-detail"),

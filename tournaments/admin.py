@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from core.admin import ReadOnlyInline
-from tournaments.models import Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, StandingsSnapshot, Table, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -81,3 +81,17 @@ class StandingsSnapshotAdmin(admin.ModelAdmin):
     list_filter = ("tournament",)
     readonly_fields = ("tournament", "version", "computed_at", "rounds_complete",
                        "tables_counted", "rows", "seconds")  # fmt: skip
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    """The referees' penalties, given and revoked on the tournament's pages (read only here:
+    a change goes through the services, which recompute the standings)."""
+
+    list_display = ("tournament", "player", "points", "reason", "round", "given_at", "revoked_at")
+    list_filter = ("tournament", "reason")
+    readonly_fields = ("tournament", "player", "round", "points", "reason", "words", "given_by",
+                       "given_at", "revoked_at", "revoked_by", "revoke_reason")  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -18,6 +18,7 @@ from clubs.demo import SLUG as CLUB_SLUG
 from clubs.demo import TABLE_ONE, TABLE_THREE
 from clubs.models import Club
 from clubs.services.hands import hand_record
+from clubs.services.sessions import seats_repair
 from core.demo import DemoReport
 from core.jobs import job_succeeded
 from tournaments import services
@@ -92,7 +93,10 @@ def demo_tournament_create(*, username: str) -> TournamentSummary:
         scores = [{"player": s.player_id, "score": TOTALS[(k + s.number) % 4]} for s in seats]
         services.table_result_enter(table=table, scores=scores, user=user)
 
-    _seat(services.round_start(tournament=tournament))
+    three = _seat(services.round_start(tournament=tournament))
+    # two players sat down at each other's places before the first tile: the seats put right
+    first = three.tables.select_related("session").get(number=1).session
+    seats_repair(session=first, order=[1, 0, 2, 3], reason="入座时东南两家坐反了", user=user)
     summary.rounds = 3
     services.standings_compute(tournament_id=tournament.pk)
     return summary

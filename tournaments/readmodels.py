@@ -253,6 +253,8 @@ class TournamentReport:
     penalties: tuple[Any, ...]
     unlocks: tuple[Any, ...]
     withdrawn: tuple[Any, ...]
+    #: (round number, table number, the seat repair) in the order they were made
+    repairs: tuple[tuple[int, int, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,16 @@ from functools import lru_cache
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce, Now
 
-from clubs.models import Hand, HandRevision, Membership, Player, Seat, SessionResult, TableSession
+from clubs.models import (
+    Hand,
+    HandRevision,
+    Membership,
+    Player,
+    Seat,
+    SeatRepair,
+    SessionResult,
+    TableSession,
+)
 from clubs.outcomes import session_outcomes
 from clubs.pinyin import name_sort_key
 from clubs.selectors import can_read
@@ -524,7 +533,12 @@ def tournament_report(tournament: Tournament) -> TournamentReport:
     withdrawn = tournament.registrations.filter(
         status=Registration.Status.WITHDRAWN
     ).select_related("player")
+    where = {t.session: (r.round.number, t.number) for r in rounds for t in r.table_rows}
+    repairs = SeatRepair.objects.filter(session_id__in=sessions).select_related("repaired_by")
     return TournamentReport(
+        repairs=tuple(
+            (*where[repair.session_id], repair) for repair in repairs.order_by("repaired_at", "pk")
+        ),
         rounds=tuple(rounds),
         entered_by={s: tuple(sorted(names)) for s, names in by.items()},
         penalties=tuple(penalties_listed(tournament)),

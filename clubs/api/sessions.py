@@ -19,6 +19,8 @@ from clubs.api.access import club_for, session_for
 from clubs.models import Role, TableSession
 from clubs.serializers import (
     ResultInSerializer,
+    SeatRepairInSerializer,
+    SeatRepairOutSerializer,
     SessionInSerializer,
     SessionOutSerializer,
     SessionUpdateSerializer,
@@ -145,6 +147,20 @@ class SessionCloseView(ApiView):
     def post(self, request: Request, pk: int) -> Response:
         session = services.session_close(session=session_for(request, pk, Role.SCORER))
         return session_response(request, session_for(request, session.pk))
+
+
+class SeatRepairView(ApiView):
+    """Repair a table's seats in one step, with a reason (organisers): the hands stay with
+    their seats, the payments and totals follow the players (201: the repair as kept)."""
+
+    @extend_schema(request=SeatRepairInSerializer, responses={201: SeatRepairOutSerializer})
+    def post(self, request: Request, pk: int) -> Response:
+        session = session_for(request, pk, Role.ORGANISER)
+        data = self.valid(SeatRepairInSerializer, request)
+        repair = services.seats_repair(
+            session=session, order=data["order"], reason=data["reason"], user=request.user
+        )
+        return Response(SeatRepairOutSerializer(repair).data, status=status.HTTP_201_CREATED)
 
 
 class SessionReopenView(ApiView):

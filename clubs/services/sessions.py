@@ -11,12 +11,23 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import transaction
+from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 
 from clubs.limits import SCORE
-from clubs.models import Bettor, Club, Player, Seat, SessionResult, TableSession
+from clubs.models import (
+    Bettor,
+    Club,
+    Payment,
+    Player,
+    Seat,
+    SeatRepair,
+    SessionResult,
+    TableSession,
+)
 from clubs.tasks import follow_session
 from core.errors import Conflict, Invalid, problem
+from core.text import clean_text
 from scoring.services import ruleset_snapshot_get_or_create
 
 
@@ -262,3 +273,47 @@ def session_result_enter(
     session.results.all().delete()
     SessionResult.objects.bulk_create(rows)
     follow_session(session.pk)
+
+
+@transaction.atomic
+def seats_repair(*, session: TableSession, order: list[int], reason: str, user) -> SeatRepair:
+    """Put a table's seats right in one step (换座): ``order[n]`` is the seat whose player
+    sits at seat ``n`` from now (``[1, 0, 2, 3]`` swaps the first two, ``[3, 0, 1, 2]`` moves
+    everyone on one wind). The recorded hands stay with the seats they were played in; their
+    payments and the entered totals follow the players the seats now hold. Allowed after
+    hands were recorded, not on a table its tournament locked; the repair is kept with its
+    reason, and what is built on the table (totals, standings, ratings) follows."""
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.lock_code:
+        raise Conflict(session.lock_code, session.lock_message or "this table is locked")
+    if sorted(order) != [0, 1, 2, 3] or order == [0, 1, 2, 3]:
+        message = "the four seats in a new order (each once, not as they are)"
+        raise Invalid.single("order", "invalid_order", message)
+    if not isinstance(reason, str) or not reason.strip():
+        raise Invalid.single("reason", "reason_required", "say why the seats are repaired")
+    reason = clean_text(reason.strip(), "reason")[:200]
+    seats = dict(session.seats.values_list("number", "player_id"))
+    before = [seats[n] for n in range(4)]
+    after = [before[order[n]] for n in range(4)]
+    # what was recorded for the player wrongly at a seat is for whoever sits there now
+    moved = {old: new for old, new in zip(before, after, strict=True) if old != new}
+
+    def follow(field: str) -> Case:
+        return Case(
+            *[When(**{field: old}, then=Value(new)) for old, new in moved.items()],
+            default=field, output_field=IntegerField(),
+        )  # fmt: skip
+
+    payments = Payment.objects.filter(hand__session=session)
+    payments.filter(payer_player__in=moved).update(payer_player=follow("payer_player"))
+    payments.filter(payee_player__in=moved).update(payee_player=follow("payee_player"))
+    session.results.filter(player__in=moved).update(player=follow("player"))
+    session.seats.all().delete()  # (one player per seat, one seat per player: rewritten)
+    Seat.objects.bulk_create(
+        Seat(session=session, number=n, player_id=player) for n, player in enumerate(after)
+    )
+    repair = SeatRepair.objects.create(
+        session=session, before=before, after=after, reason=reason, repaired_by=user
+    )
+    follow_session(session.pk)
+    return repair

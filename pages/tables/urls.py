@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from pages.tables import views
+from pages.tables import seats, views
 
 H = "sessions/<int:pk>/hands/<int:number>"
 
@@ -11,6 +11,7 @@ urlpatterns = [
     path("sessions/<int:pk>/close/", views.session_close, name="page-session-close"),
     path("sessions/<int:pk>/reopen/", views.session_reopen, name="page-session-reopen"),
     path("sessions/<int:pk>/result/", views.session_result, name="page-session-result"),
+    path("sessions/<int:pk>/seats/", seats.seats_page, name="page-session-seats"),
     path(f"{H}/", views.hand_page, name="page-hand"),
     path(f"{H}/edit/", views.hand_edit, name="page-hand-edit"),
     path(f"{H}/delete/", views.hand_delete, name="page-hand-delete"),

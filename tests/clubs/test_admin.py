@@ -19,11 +19,12 @@ from clubs.models import (
     Payment,
     Player,
     Role,
+    SeatRepair,
     SessionResult,
     TableSession,
 )
 from clubs.services.invitations import invitation_create
-from clubs.services.sessions import session_create, session_result_enter
+from clubs.services.sessions import seats_repair, session_create, session_result_enter
 from core.jobs import job_create
 from core.models import IdempotentRequest, OutboxMessage, TaskRecord
 from scoring.models import RulesetSnapshot
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.django_db
 APPS = ("core", "scoring", "clubs")
 MODELS = [m for m in admin.site._registry if m._meta.app_label in APPS]
 READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest,
-             TaskRecord, OutboxMessage, Invitation}  # fmt: skip
+             TaskRecord, OutboxMessage, Invitation, SeatRepair}  # fmt: skip
 
 
 def url(model, view: str, *args) -> str:
@@ -50,6 +51,7 @@ def demo(admin_user):
     session = session_create(club=club, players=players, user=admin_user, notes="只记总分")
     totals = [{"player": p.pk, "total": t} for p, t in zip(players, (5, -3, 2, -4), strict=True)]
     session_result_enter(session=session, totals=totals, user=admin_user)
+    seats_repair(session=session, order=[1, 0, 2, 3], reason="坐反了", user=admin_user)
     IdempotentRequest.objects.create(
         key="demo-key", user=admin_user, path="/api/v1/clubs/", body_hash="0" * 64,
         status=201, response={"slug": SLUG},

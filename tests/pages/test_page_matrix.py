@@ -69,6 +69,7 @@ MEMBERS_CLUB = {
     "page-session-result": (404, 404, 403, 200, 200, 200),
     "page-hand": (404, 404, 200, 200, 200, 200),
     "page-hand-edit": (404, 404, 403, 200, 200, 200),
+    "page-session-seats": (404, 404, 403, 403, 200, 200),
     "page-invitation": EVERYONE,
     # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
     "page-tournament": (404, 404, 200, 200, 200, 200),
@@ -116,6 +117,7 @@ PUBLIC_CLUB = {
     "page-session-result": (302, 403, 403, 200, 200, 200),
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200),
+    "page-session-seats": (302, 403, 403, 403, 200, 200),
     **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
     "page-tournament-new": (302, 403, 403, 403, 200, 200),
     "page-tournament-entries": (302, 403, 403, 403, 200, 200),
@@ -190,6 +192,7 @@ def world(request):
         "page-session-close": [session.pk],
         "page-session-reopen": [session.pk],
         "page-session-result": [session.pk],
+        "page-session-seats": [session.pk],
         "page-hand": [session.pk, 1],
         "page-hand-edit": [session.pk, 1],
         "page-hand-delete": [session.pk, 1],
