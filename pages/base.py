@@ -49,6 +49,7 @@ ERROR_TEXT = {
     "invalid_minutes": _("Give the minutes: a whole number."),
     "no_such_table": _("The round has no such table."),
     "invalid_hidden_rounds": _("Hide fewer rounds than the tournament has (0: none)."),
+    "table_not_done": _("This table has no result yet."),
     "four_players": _("A table seats four different players."),
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),

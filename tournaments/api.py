@@ -74,6 +74,16 @@ def round_for(request: Request, slug: str, number: int, role: str | None = None)
     return round_
 
 
+def table_for(request: Request, slug: str, number: int, table: int, role=None) -> Table:
+    """A table addressed within its round (its round and session read with it)."""
+    round_ = round_for(request, slug, number, role)
+    found = get_object_or_404(
+        round_.tables.select_related("session__club", "session__ruleset"), number=table
+    )
+    found.round = round_
+    return found
+
+
 def accepted(task: TaskRecord, **extra: Any) -> Response:
     body = {"task": f"/api/v1/tasks/{task.pk}", "task_id": str(task.pk), **extra}
     return Response(body, status=202, headers={"Location": body["task"]})
@@ -319,12 +329,7 @@ class TableResultView(ApiView):
     addressed within its round: ``/tournaments/{slug}/rounds/{n}/tables/{k}/result/``."""
 
     def _table(self, request: Request, slug: str, number: int, table: int, role=None) -> Table:
-        round_ = round_for(request, slug, number, role)
-        table = get_object_or_404(
-            round_.tables.select_related("session__club", "session__ruleset"), number=table
-        )
-        table.round = round_
-        return table
+        return table_for(request, slug, number, table, role)
 
     @extend_schema(responses=SessionOutSerializer)
     def get(self, request: Request, slug: str, number: int, table: int) -> Response:
@@ -341,6 +346,17 @@ class TableResultView(ApiView):
 
 
 @extend_schema(deprecated=True)
+class TableApproveView(ApiView):
+    """The scorekeeper approves a done table as it is (an approve gate: it counts from now;
+    a later change to it needs approving again). A referee or an organiser."""
+
+    @extend_schema(request=None, responses=SessionOutSerializer)
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = table_for(request, slug, number, table, Role.REFEREE)
+        services.table_approve(table=found, user=request.user)
+        return session_response(request, found.session)
+
+
 class TableResultByIdView(TableResultView):
     """``/tables/{id}/result/``: the same, by the table's id (kept for existing clients; the
     table's tournament and club are checked as for the address within its round)."""

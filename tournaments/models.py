@@ -69,6 +69,10 @@ class Tournament(models.Model):
     round_minutes = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="a round's time on the clock; none: no clock"
     )
+    approve_gate = models.BooleanField(
+        default=False,
+        help_text="a done table counts in the standings only once the scorekeeper approved it",
+    )
     hide_last_rounds = models.PositiveSmallIntegerField(
         default=0,
         help_text="the standings show the players no result of the last N rounds until revealed",
@@ -203,6 +207,16 @@ class Table(models.Model):
     clock_extra_minutes = models.PositiveSmallIntegerField(
         default=0, help_text="added to the round's clock for this table alone"
     )
+    approved_version = models.PositiveBigIntegerField(
+        null=True, blank=True,
+        help_text="the table session's data version the scorekeeper approved: a later change "
+        "to the table needs approving again",
+    )  # fmt: skip
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    approved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round_id", "number"]

@@ -225,6 +225,8 @@ class LiveTable:
     hands_per_table: int
     entered: bool
     done: bool
+    #: done, and waiting for the scorekeeper's approval before it counts (an approve gate)
+    to_approve: bool = False
 
     @property
     def started(self) -> bool:

@@ -165,10 +165,12 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
     where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
     tables = list(
         _tables_counted(**where).values_list(
-            "pk", "round__number", "number", "session_id", "hands", "entered"
+            "pk", "round__number", "number", "session_id", "hands", "entered", "approved"
         )
     )
-    done = [t for t in tables if t[5] or t[4] >= tournament.hands_per_table]
+    done = [
+        t[:6] for t in tables if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6])
+    ]
     if not done:
         return {}
     outcomes = session_outcomes(t[3] for t in done)
@@ -183,23 +185,36 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
 
 
 def _tables_counted(**filters) -> QuerySet[Table]:
-    """Tables with their live hand count and their number of entered totals (a session has
-    one or the other, never both)."""
+    """Tables with their live hand count, their number of entered totals (a session has
+    one or the other, never both) and whether the approval they have is of their data as it
+    is (``approved``)."""
     return Table.objects.filter(**filters).annotate(
         hands=Count("session__hands", filter=Q(session__hands__is_deleted=False), distinct=True),
         entered=Count("session__results", distinct=True),
+        approved=Q(approved_version=F("session__data_version")),
     )
+
+
+def table_done(tournament: Tournament, hands: int, entered: int) -> bool:
+    """A table has its result: totals entered, or the tournament's number of hands played."""
+    return bool(entered) or hands >= tournament.hands_per_table
+
+
+def table_counts(tournament: Tournament, done: bool, approved: bool) -> bool:
+    """A done table counts in the standings (and completes its round) — where the tournament
+    has an approve gate, once the scorekeeper approved it as it is now."""
+    return done and (approved or not tournament.approve_gate)
 
 
 def rounds_progress(tournament: Tournament, rounds: list[Round]) -> list[RoundProgress]:
     """Each round with how many tables it has and how many of them have a result (one query)."""
     tables: dict[int, int] = defaultdict(int)
     done: dict[int, int] = defaultdict(int)
-    for round_id, hands, entered in _tables_counted(round__in=rounds).values_list(
-        "round_id", "hands", "entered"
+    for round_id, hands, entered, approved in _tables_counted(round__in=rounds).values_list(
+        "round_id", "hands", "entered", "approved"
     ):
         tables[round_id] += 1
-        done[round_id] += bool(entered or hands >= tournament.hands_per_table)
+        done[round_id] += table_counts(tournament, table_done(tournament, hands, entered), approved)
     return [RoundProgress(r, tables[r.pk], done[r.pk]) for r in rounds]
 
 
@@ -605,22 +620,28 @@ def live_tables(round_: Round) -> RoundLive:
     ):
         seats[session_id].append(LiveSeat(number, player_id, name))
     tables = []
-    for pk, number, session_id, hands, entered in (
+    for pk, number, session_id, hands, entered, approved in (
         _tables_counted(round=round_)
         .order_by("number")
-        .values_list("pk", "number", "session_id", "hands", "entered")
+        .values_list("pk", "number", "session_id", "hands", "entered", "approved")
     ):
-        done = bool(entered) or hands >= per_table
+        done = table_done(tournament, hands, entered)
         tables.append(
             LiveTable(
                 number=number, id=pk, session=session_id, seats=tuple(seats[session_id]),
                 hands=min(hands, per_table), hands_per_table=per_table, entered=bool(entered),
-                done=done,
+                done=done, to_approve=done and not table_counts(tournament, done, approved),
             )
         )  # fmt: skip
     done = sum(t.done for t in tables)
     playing = sum(t.started and not t.done for t in tables)
     return RoundLive(round_, tuple(tables), done, playing, len(tables) - done - playing)
+
+
+def live_table(table: Table) -> LiveTable:
+    """One table as the live page shows it (its round's tournament read with it)."""
+    round_ = table.round
+    return next(t for t in live_tables(round_).tables if t.id == table.pk)
 
 
 def seats_by_name(rows: list[SeatRow]) -> list[SeatRow]:

@@ -70,6 +70,9 @@ class TournamentInSerializer(serializers.Serializer):
         min_value=1, max_value=600, required=False, allow_null=True, default=None,
         help_text="a round's time on the clock; null: no clock",
     )  # fmt: skip
+    approve_gate = serializers.BooleanField(
+        default=False, help_text="a done table counts only once the scorekeeper approved it"
+    )
     hide_last_rounds = serializers.IntegerField(
         min_value=0, max_value=99, default=0,
         help_text="players see no result of the last N rounds until the standings are revealed",
@@ -97,6 +100,7 @@ class TournamentUpdateSerializer(serializers.Serializer):
         min_value=1, max_value=600, required=False, allow_null=True
     )
     hide_last_rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
+    approve_gate = serializers.BooleanField(required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
@@ -114,7 +118,8 @@ class TournamentOutSerializer(serializers.ModelSerializer):
                   "rounds_seated", "players", "hands_per_table", "ruleset", "ruleset_fingerprint",
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
                   "bye_points", "bye_table_score", "check_in", "round_minutes",
-                  "hide_last_rounds", "standings_revealed", "created_at"]  # fmt: skip
+                  "hide_last_rounds", "standings_revealed", "approve_gate",
+                  "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)

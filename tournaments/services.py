@@ -105,6 +105,7 @@ def tournament_create(
     check_in: bool = False,
     round_minutes: int | None = None,
     hide_last_rounds: int = 0,
+    approve_gate: bool = False,
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
@@ -133,7 +134,7 @@ def tournament_create(
                 tiebreaks=tiebreaks or list(DEFAULT_TIEBREAKS), seating=seating, seed=seed,
                 bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
                 check_in=check_in, round_minutes=round_minutes,
-                hide_last_rounds=hide_last_rounds, created_by=user,
+                hide_last_rounds=hide_last_rounds, approve_gate=approve_gate, created_by=user,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -173,7 +174,7 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     if fields.get("status") == Tournament.Status.FINISHED:
         _freeze(tournament)
     if {"placement_points", "tiebreaks", "bye_points", "bye_table_score", "hide_last_rounds",
-        "standings_revealed"} & set(fields):  # fmt: skip
+        "standings_revealed", "approve_gate"} & set(fields):  # fmt: skip
         standings_request(tournament_id=tournament.pk)
     return tournament
 
@@ -547,6 +548,26 @@ def standings_request(*, tournament_id: int, force: bool = False) -> TaskRecord 
         record = job_create(STANDINGS_TASK, Tournament(pk=tournament_id))
         job_queue(record, tournament_id, countdown=COALESCE_SECONDS)
         return record
+
+
+# --- the approve gate -----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_approve(*, table: Table, user) -> Table:
+    """The scorekeeper approves a done table as it is now: where the tournament has an
+    approve gate, it counts from now on (a later change to it needs approving again)."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    tournament = table.round.tournament
+    found = selectors.live_table(table)
+    if not found.done:
+        raise Conflict("table_not_done", f"table {table.number} has no result yet")
+    table.approved_version = TableSession.objects.get(pk=table.session_id).data_version
+    table.approved_by = user
+    table.approved_at = timezone.now()
+    table.save(update_fields=["approved_version", "approved_by", "approved_at"])
+    standings_request(tournament_id=tournament.pk, force=True)
+    return table
 
 
 # --- the round clock -----------------------------------------------------------------------------

@@ -39,6 +39,11 @@ urlpatterns = [
         api.TableResultView.as_view(),
         name="tournament-table-result",
     ),
+    path(
+        f"{R}/tables/<int:table>/approve/",
+        api.TableApproveView.as_view(),
+        name="tournament-table-approve",
+    ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
     path(
         f"{T}/standings/reveal/",

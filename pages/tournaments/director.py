@@ -35,7 +35,7 @@ from pages.tournaments.forms import (
 )
 from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
 from tournaments import selectors, services
-from tournaments.models import Penalty, Registration, Round, Tournament
+from tournaments.models import Penalty, Registration, Round, Table, Tournament
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
@@ -76,6 +76,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 tiebreaks=form.tiebreaks(),
                 seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
                 round_minutes=data["round_minutes"], hide_last_rounds=data["hide_last_rounds"] or 0,
+                approve_gate=data["approve_gate"],
             )  # fmt: skip
         except (Conflict, Invalid) as e:
             apply_problems(form, e, _on_field("slug", "name", "placement_points"))
@@ -189,10 +190,12 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_bound and form.is_valid() and _totals_saved(request, latest, table, form):
             return redirect("page-tournament-desk", slug=tournament.slug)
     clock = selectors.round_clock(latest) if seated else None
-    # each table with its form and, when it was given time of its own, its own end
+    # each table with its form, its own end when it was given time of its own, and whether it
+    # waits for an approval
+    live = {t.number: t for t in selectors.live_tables(latest).tables} if seated else {}
     tables = [
         (table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
-         else None)
+         else None, live[table.number].to_approve)
         for table, form in forms
     ]  # fmt: skip
     context = _context(
@@ -246,6 +249,24 @@ def clock_change(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, text % {"m": minutes, "t": table})
     except (Conflict, Invalid) as e:
         messages.error(request, _error_text(e))
+    return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_POST
+def table_approve(request: HttpRequest, slug: str) -> HttpResponse:
+    """Approve a done table of the latest round as it is (a referee or an organiser)."""
+    tournament = _directed(request, slug, Role.REFEREE)
+    latest = selectors.latest_round(tournament)
+    number = whole_number(request.POST.get("table", ""))
+    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    if table is None:
+        raise Http404
+    try:
+        services.table_approve(table=table, user=request.user)
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.success(request, _("Table %(n)s is approved: it counts.") % {"n": table.number})
     return redirect("page-tournament-desk", slug=tournament.slug)
 
 

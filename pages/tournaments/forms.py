@@ -89,6 +89,14 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         initial=Tournament.Seating.BALANCED,
         widget=forms.RadioSelect,
     )
+    approve_gate = forms.BooleanField(
+        label=_("A table counts only once the scorekeeper approves it"),
+        required=False,
+        help_text=_(
+            "Each done table waits on the round desk for your approval; a change to it "
+            "after the approval needs approving again."
+        ),
+    )
     check_in = forms.BooleanField(
         label=_("Seat only the players checked in on the day (签到)"),
         required=False,

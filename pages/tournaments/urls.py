@@ -22,6 +22,7 @@ urlpatterns = [
     ),
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
     path(f"{T}/desk/clock/", director.clock_change, name="page-tournament-clock"),
+    path(f"{T}/desk/approve/", director.table_approve, name="page-tournament-approve"),
     path(f"{T}/", views.tournament_page, name="page-tournament"),
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),

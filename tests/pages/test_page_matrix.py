@@ -142,6 +142,7 @@ ACTIONS = (
     "page-tournament-penalty-revoke",
     "page-tournament-clock",
     "page-tournament-reveal",
+    "page-tournament-approve",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -210,6 +211,7 @@ def world(request):
         "page-tournament-penalty-revoke": ["private-cup", 1],
         "page-tournament-clock": ["private-cup"],
         "page-tournament-reveal": ["private-cup"],
+        "page-tournament-approve": ["private-cup"],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],
