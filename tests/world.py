@@ -80,6 +80,7 @@ def build_world(monkeypatch) -> World:
     tournament_services.round_seat(
         round_id=tournament_services.round_start(tournament=private_cup).pk
     )
+    tournament_services.private_keys(tournament=private_cup)
     # a penalty given and one revoked, on the private cup
     for revoked in (False, True):
         penalty = tournament_services.penalty_give(
@@ -106,6 +107,9 @@ def build_world(monkeypatch) -> World:
         "invitation_token": list(Invitation.objects.values_list("token", flat=True)),
         "registration": numbers(Registration.objects.values_list("player_id", flat=True)),
         "penalty": list(Penalty.objects.values_list("pk", flat=True)),
+        "private_key": list(
+            Registration.objects.exclude(private_key=None).values_list("private_key", flat=True)
+        ),
         "round": numbers(Round.objects.values_list("number", flat=True)),
         "table": numbers(Table.objects.values_list("number", flat=True)),
         "tournament_table": list(Table.objects.values_list("pk", flat=True)),

@@ -129,6 +129,11 @@ class Registration(models.Model):
         null=True, blank=True, help_text="always seated at this table (accessibility)"
     )
     checked_in = models.BooleanField(default=False, help_text="here on the day (签到)")
+    private_key = models.CharField(
+        max_length=43, unique=True, null=True, blank=True,
+        help_text="the player's private page /me/<key>/ (no login): made when first asked "
+        "for, replaced to revoke the old link",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

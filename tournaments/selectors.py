@@ -562,6 +562,27 @@ def tournament_report(tournament: Tournament) -> TournamentReport:
     )
 
 
+def entry_by_key(key: str) -> Registration | None:
+    """The entry a private link names (its tournament and player read with it)."""
+    if not key or len(key) > 64:
+        return None
+    return (
+        Registration.objects.select_related("tournament__club", "player")
+        .filter(private_key=key)
+        .first()
+    )
+
+
+def my_seat(registration: Registration) -> tuple[Round, SeatRow | None] | None:
+    """The entry's place in the latest seated round: (round, his seat row — a bye's has no
+    table — or None: not seated in it); None before any round is seated."""
+    round_ = current_round(registration.tournament)
+    if round_ is None:
+        return None
+    rows = [r for r in seat_rows(round_) if r.player == registration.player_id]
+    return round_, (rows[0] if rows else None)
+
+
 def check_in_list(tournament: Tournament) -> list[Registration]:
     """The active entries with their players, by name's pinyin."""
     rows = list(

@@ -8,6 +8,7 @@ record (``core.jobs``) that ``GET /api/v1/tasks/{id}`` reads.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from datetime import timedelta
 from decimal import Decimal
@@ -548,6 +549,24 @@ def standings_request(*, tournament_id: int, force: bool = False) -> TaskRecord 
         record = job_create(STANDINGS_TASK, Tournament(pk=tournament_id))
         job_queue(record, tournament_id, countdown=COALESCE_SECONDS)
         return record
+
+
+# --- private links -------------------------------------------------------------------------------
+
+
+def private_keys(*, tournament: Tournament) -> None:
+    """Give every entry without one its private link's key (256 bits, as an invitation's)."""
+    for entry in tournament.registrations.filter(private_key=None):
+        Registration.objects.filter(pk=entry.pk, private_key=None).update(
+            private_key=secrets.token_urlsafe(32)
+        )
+
+
+def private_key_renew(*, registration: Registration) -> Registration:
+    """A new private link for an entry; the old one stops working (a slip lost)."""
+    registration.private_key = secrets.token_urlsafe(32)
+    registration.save(update_fields=["private_key"])
+    return registration
 
 
 # --- the approve gate -----------------------------------------------------------------------------

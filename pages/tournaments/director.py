@@ -125,6 +125,10 @@ def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
         elif action == "return":
             services.registration_update(registration=entry, status=Registration.Status.ACTIVE)
             messages.success(request, _("%(name)s plays again.") % {"name": entry.player.name})
+        elif action == "new_link":
+            services.private_key_renew(registration=entry)
+            messages.success(request, _("%(name)s has a new private link; the old one no longer "
+                                        "works.") % {"name": entry.player.name})  # fmt: skip
         elif action == "remove":
             services.registration_delete(registration=entry)
             messages.success(request, _("%(name)s is removed.") % {"name": entry.player.name})

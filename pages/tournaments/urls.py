@@ -4,13 +4,15 @@ entries and the round desk."""
 
 from django.urls import path
 
-from pages.tournaments import director, views
+from pages.tournaments import director, private, views
 
 T = "tournaments/<slug:slug>"
 
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/new/", director.tournament_new, name="page-tournament-new"),
     path(f"{T}/entries/", director.entries, name="page-tournament-entries"),
+    path(f"{T}/slips/", private.slips, name="page-tournament-slips"),
+    path("me/<str:key>/", private.my_page, name="page-me"),
     path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
     path(f"{T}/check-in/", director.check_in, name="page-tournament-check-in"),
     path(f"{T}/desk/", director.desk, name="page-tournament-desk"),

@@ -114,6 +114,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "number": "round" if tournament else "hand",
             "preset": "ruleset",
             "player": "registration" if tournament else None,
+            "key": "private_key",
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"
     return world.names[kind]
@@ -135,7 +136,7 @@ def random_values(parameter: str):
         return st.from_regex(r"[-a-zA-Z0-9_]{1,80}", fullmatch=True)
     if parameter == "day":
         return st.from_regex(r"\d{4}-\d{2}-\d{2}", fullmatch=True)
-    if parameter == "token":
+    if parameter in ("token", "key"):
         return st.text(
             st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/"),
             min_size=1,

@@ -33,7 +33,7 @@ from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.helpers import db_state, login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import services as tournament_services
-from tournaments.models import Registration
+from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +71,7 @@ MEMBERS_CLUB = {
     "page-hand-edit": (404, 404, 403, 200, 200, 200),
     "page-session-seats": (404, 404, 403, 403, 200, 200),
     "page-invitation": EVERYONE,
+    "page-me": EVERYONE,  # a player's private link is the capability itself
     # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
     "page-tournament": (404, 404, 200, 200, 200, 200),
     "page-tournament-standings": (404, 404, 200, 200, 200, 200),
@@ -85,6 +86,7 @@ MEMBERS_CLUB = {
     "page-tournament-desk": (404, 404, 403, 200, 200, 200),
     "page-tournament-check-in": (404, 404, 403, 200, 200, 200),
     "page-tournament-penalties": (404, 404, 403, 403, 200, 200),  # a referee's, and up
+    "page-tournament-slips": (404, 404, 403, 403, 200, 200),
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
@@ -101,6 +103,7 @@ DIRECTOR_PAGES = [
     "page-tournament-desk",
     "page-tournament-check-in",
     "page-tournament-penalties",
+    "page-tournament-slips",
 ]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
@@ -124,6 +127,7 @@ PUBLIC_CLUB = {
     "page-tournament-desk": (302, 403, 403, 200, 200, 200),
     "page-tournament-check-in": (302, 403, 403, 200, 200, 200),
     "page-tournament-penalties": (302, 403, 403, 403, 200, 200),
+    "page-tournament-slips": (302, 403, 403, 403, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }
@@ -179,6 +183,8 @@ def world(request):
             tournament_services.registration_create(tournament=cup, name=f"{slug} {i}")
         tournament_services.round_seat(round_id=tournament_services.round_start(tournament=cup).pk)
     entered = Registration.objects.filter(tournament__slug="private-cup").first().player_id
+    tournament_services.private_keys(tournament=Tournament.objects.get(slug="private-cup"))
+    key = Registration.objects.filter(tournament__slug="private-cup").first().private_key
     args = {
         "page-club": [club.slug],
         "page-club-players": [club.slug],
@@ -198,6 +204,7 @@ def world(request):
         "page-hand-edit": [session.pk, 1],
         "page-hand-delete": [session.pk, 1],
         "page-invitation": [invitation.token],
+        "page-me": [key],
         "page-member-role": [club.slug, member.memberships.get().pk],
         "page-member-remove": [club.slug, member.memberships.get().pk],
         "page-member-reset": [club.slug, member.memberships.get().pk],
