@@ -171,6 +171,9 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     # the desk on a laptop, in English
     context, page = _open(browser, live_server, LAPTOP, "en-GB")
     context.add_cookies(page_cookies(live_server, owner))
+    page.goto(f"{live_server.url}/tournaments/zhou-mo-bei/slips/")
+    assert page.locator(".slip").count() == 9
+    shots(page, "slips to print")
     page.goto(f"{live_server.url}/tournaments/zhou-mo-bei/desk/")
     assert page.get_by_role("button", name="Seat round 2").is_visible()
     assert page.locator(".desk-table.done").count() == 2
@@ -179,6 +182,19 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     assert page.locator(".report-tables tbody tr").count() == 8
     assert "Penalties" in page.content() and "迟到二十分钟" in page.content()
     shots(page, "report on a laptop")
+    context.close()
+
+    # 8. a player's own page on his phone, from the link on his slip: no login
+    from tournaments.models import Registration  # (a model read after the pages' steps)
+
+    key = Registration.objects.get(tournament=t, player__name="张三").private_key
+    assert key  # made when the slips were printed
+    context, page = _open(browser, live_server, PHONE, "zh-CN")
+    page.goto(f"{live_server.url}/me/{key}/")
+    assert "张三" in page.locator("h1").inner_text()
+    assert "第 1 轮" in page.content() and "你的成绩" in page.content()
+    assert _no_sideways_scroll(page)
+    shots(page, "a player's own page")
     context.close()
 
 
