@@ -344,23 +344,30 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool)
     )
 
 
-def seat_rows(round_: Round) -> list[SeatRow]:
-    """One row per seat of a seated round, in table order, then one per bye."""
+def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> list[SeatRow]:
+    """One row per seat of a seated round, in table order, then one per bye. ``results``:
+    the tournament's table results when the caller read them all at once (a report)."""
     if round_.status != Round.Status.SEATED:
         return []
-    tables = {t.session_id: t for t in round_.tables.all()}
-    seats = Seat.objects.filter(session_id__in=tables).select_related("player")
-    scores = {pk: dict(r.scores) for pk, r in table_results(round_.tournament, round_).items()}
+    # (plain rows, not model instances: a report reads every round's seats)
+    found = list(round_.tables.values_list("session_id", "pk", "number"))
+    tables = {session: pk for session, pk, _ in found}
+    numbers = {pk: number for _, pk, number in found}
+    seats = Seat.objects.filter(session_id__in=tables).values_list(
+        "session_id", "number", "player_id", "player__name"
+    )
+    if results is None:
+        results = table_results(round_.tournament, round_)
+    scores = {pk: dict(r.scores) for pk, r in results.items() if pk in numbers}
     rows = []
-    for seat in sorted(seats, key=lambda s: (tables[s.session_id].number, s.number)):
-        table = tables[seat.session_id]
-        table_scores = scores.get(table.pk)
+    for session, number, player, name in sorted(seats, key=lambda s: (numbers[tables[s[0]]], s[1])):
+        table = tables[session]
+        table_scores = scores.get(table)
         rows.append(
             SeatRow(
-                round=round_.number, table=table.number, table_id=table.pk,
-                session=seat.session_id, seat=seat.number, player=seat.player_id,
-                name=seat.player.name, first_dealer=seat.number == 0,
-                score=None if table_scores is None else table_scores[seat.player_id],
+                round=round_.number, table=numbers[table], table_id=table, session=session,
+                seat=number, player=player, name=name, first_dealer=number == 0,
+                score=None if table_scores is None else table_scores[player],
             )
         )  # fmt: skip
     names = dict(
@@ -379,10 +386,11 @@ def seat_rows(round_: Round) -> list[SeatRow]:
     return rows
 
 
-def round_detail(round_: Round) -> RoundDetail:
-    """A round with its progress, and its seat rows grouped into tables."""
+def round_detail(round_: Round, results: dict[int, TableResult] | None = None) -> RoundDetail:
+    """A round with its progress, and its seat rows grouped into tables (``results``: see
+    :func:`seat_rows`)."""
     [progress] = rounds_progress(round_.tournament, [round_])
-    rows = seat_rows(round_)
+    rows = seat_rows(round_, results)
     tables: dict[int, list[SeatRow]] = defaultdict(list)
     for row in rows:
         if row.table is not None:
@@ -527,12 +535,15 @@ def table_clock(session_id: int) -> tuple[RoundClock, int] | None:
     return None if clock is None else (clock, table.number)
 
 
-def tournament_report(tournament: Tournament) -> TournamentReport:
-    """The report's lists (``TournamentReport``): a few queries per round, then one each."""
+def tournament_report(tournament: Tournament, *, scores: bool = True) -> TournamentReport:
+    """The report's lists (``TournamentReport``): a few queries per round, then one each.
+    ``scores`` False: the seat rows without their table scores (a caller that has them from
+    the standings' rounds), which spares working out every table's result again."""
     rounds = []
+    results = table_results(tournament) if scores else {}  # every round's at once
     for round_ in seated_rounds(tournament):
         round_.tournament = tournament
-        rounds.append(round_detail(round_))
+        rounds.append(round_detail(round_, results))
     sessions = {t.session for r in rounds for t in r.table_rows}
     by: dict[int, set[str]] = defaultdict(set)
     results = SessionResult.objects.filter(session_id__in=sessions, entered_by__isnull=False)

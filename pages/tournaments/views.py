@@ -32,7 +32,7 @@ from pages.base import require_role
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import REASON_TEXT
-from pages.tournaments.widgets import standings_rows
+from pages.tournaments.widgets import report_rows, standings_rows
 from pages.words import chinese, name_text
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
@@ -363,7 +363,8 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     director = club_selectors.has_role(request.user, tournament.club, Role.REFEREE)
     table = standings_of(tournament, full=director)
-    found = selectors.tournament_report(tournament)
+    # the table scores come from the standings' own rounds: the report says what they count
+    found = selectors.tournament_report(tournament, scores=False)
     if (through := table.table.hidden_after) is not None and not director:
         # the hidden last rounds: not one of their results before they are revealed
         found = replace(found, rounds=tuple(r for r in found.rounds if r.round.number <= through))
@@ -371,20 +372,20 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
     if request.GET.get("format") == "csv":
         return _report_csv(tournament, found, cells)
     members = club_selectors.has_role(request.user, tournament.club, Role.MEMBER)
-    rounds = [
-        {
-            "detail": detail,
-            "tables": [
-                {
-                    "table": t,
-                    "seats": [(s, cells.get((s.player, detail.round.number))) for s in t.seats],
-                    "by": ", ".join(found.entered_by.get(t.session, ())) if members else "",
-                }
-                for t in detail.table_rows
-            ],
-        }
-        for detail in found.rounds
-    ]
+    winds = [wind_name(n) for n in range(4)]
+    entered_by = _("entered by %(who)s")
+    rounds = []
+    for detail in found.rounds:
+        number = detail.round.number
+        tables = [
+            {
+                "table": t,
+                "seats": [(s, cells.get((s.player, number))) for s in t.seats],
+                "by": ", ".join(found.entered_by.get(t.session, ())) if members else "",
+            }
+            for t in detail.table_rows
+        ]
+        rounds.append({"detail": detail, "rows": report_rows(tables, winds, entered_by)})
     context = _context(
         request, tournament, standings=table, rows=standings_rows(table), rounds=rounds,
         found=found, penalties=[(p, REASON_TEXT.get(p.reason, p.reason)) for p in found.penalties],
@@ -410,7 +411,7 @@ def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
             writer.writerow(safe_row({
                 "round": number, "table": row.table or "", "seat": "" if row.seat is None
                 else "ESWN"[row.seat], "player": row.player, "name": row.name,
-                "table_score": "" if row.score is None else row.score,
+                "table_score": "" if cell is None else cell.table_score,
                 "placement_points": "" if cell is None else fraction_text(cell.placement_points),
                 "bye": "yes" if row.table is None else "",
             }))  # fmt: skip

@@ -8,6 +8,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from tournaments.serializers import fraction_text
+
 
 def _sign_class(amount: int) -> str:
     return "pos" if amount > 0 else "neg" if amount < 0 else ""
@@ -62,4 +64,29 @@ def standings_rows(standings, *, tie_space: str = " ") -> SafeString:
             f'<th scope="row" class="player">{escape(row.name)}'
             f"{withdrawn if row.withdrawn else ''}</th>{cells}</tr>"
         )
+    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or an int
+
+
+def report_rows(tables, winds: list[str], entered_by: str) -> SafeString:
+    """The ``<tr>`` of a round's tables in the report: table (with who entered it), seat wind,
+    player, table score, placement points — written in Python, as the standings' rows are (a
+    256-player tournament's six rounds are 1,536 rows)."""
+    parts = []
+    for t in tables:
+        by = t["by"]
+        head = (
+            f'<th rowspan="{len(t["seats"])}" scope="rowgroup">{int(t["table"].number)}'
+            + (f'<small class="muted entered-by">{escape(entered_by % {"who": by})}</small>'
+               if by else "")
+            + "</th>"
+        )  # fmt: skip
+        start = ' class="table-start"'
+        for i, (seat, cell) in enumerate(t["seats"]):
+            score = "—" if cell is None else str(int(cell.table_score))
+            points = "—" if cell is None else escape(fraction_text(cell.placement_points))
+            parts.append(
+                f"<tr{start if i == 0 else ''}>{head if i == 0 else ''}"
+                f"<td>{escape(winds[seat.seat])}</td><td>{escape(seat.name)}</td>"
+                f'<td class="num">{score}</td><td class="num">{points}</td></tr>'
+            )
     return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or an int

@@ -7,6 +7,7 @@ language, template rendering), an anonymous visitor of a public club, Chinese:
 * ``GET /clubs/{slug}/ranking/`` over 500 players and 20,000 hands: ≤ 80 ms;
 * ``GET /players/{id}/`` of a player with about 2,000 hands: ≤ 80 ms;
 * ``GET /tournaments/{slug}/standings/`` of 1,000 players: ≤ 80 ms.
+* ``GET /tournaments/{slug}/report/`` and a round's printed seating, 256 players: ≤ 80 ms.
 
 Each printed beside its reference measured in the same run: the JSON API of the same data
 (``/api/v1/clubs/{slug}/ranking/``, ``/api/v1/players/{id}/stats/``,
@@ -48,6 +49,8 @@ PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
 DB = os.environ.get("BENCH_DB_PUBLIC_PAGES", "xuezhan_bench_public_pages")
 TARGET_MS = 80
 PLAYERS, ROUNDS = 1000, 6
+#: the tournament day's report and round pages are measured at this size
+DAY_PLAYERS = 256
 
 
 def setup_django(folder: str) -> str:
@@ -62,14 +65,14 @@ def line(label: str, ms: list[float], target: bool = False) -> str:
     return out
 
 
-def big_tournament(rnd: random.Random):
-    """1,000 registered players, ROUNDS rounds seated with their totals in, standings
+def big_tournament(rnd: random.Random, players: int = PLAYERS, slug: str = "bench-public-open"):
+    """``players`` registered players, ROUNDS rounds seated with their totals in, standings
     computed (the way ``bench_tournaments.py`` builds its 1,000-player one)."""
     from tests.bench.bench_tournaments import enter_totals, make_tournament
     from tournaments import services
     from tournaments.models import Round
 
-    t = make_tournament("bench-public-open", PLAYERS, ROUNDS, "random")
+    t = make_tournament(slug, players, ROUNDS, "random")
     for _ in range(ROUNDS):
         round_ = services.round_start(tournament=t)
         services.round_seat(round_id=round_.pk)
@@ -98,8 +101,9 @@ def main() -> None:
               f" ({built:.1f} s); the regular: {regular_hands:,} hands")  # fmt: skip
         started = time.perf_counter()
         tournament = big_tournament(random.Random(2026))
-        print(f"  tournament: {PLAYERS:,} players, {ROUNDS} rounds seated and entered,"
-              f" standings computed ({time.perf_counter() - started:.1f} s)")  # fmt: skip
+        day = big_tournament(random.Random(2027), players=DAY_PLAYERS, slug="bench-public-day")
+        print(f"  tournaments: {PLAYERS:,} and {DAY_PLAYERS} players, {ROUNDS} rounds seated and"
+              f" entered, standings computed ({time.perf_counter() - started:.1f} s)")  # fmt: skip
         analyze()  # the planner's statistics, as a live server's autovacuum gathers them
 
         client = Client(HTTP_ACCEPT_LANGUAGE="zh-Hans")
@@ -112,6 +116,13 @@ def main() -> None:
             (f"/tournaments/{t}/standings/", "GET /tournaments/{slug}/standings/ (1,000 players)",
              f"/api/v1/tournaments/{t}/standings/",
              "  reference: GET /api/v1/tournaments/{slug}/standings/"),
+            # the tournament day's pages (issue 23): its report and a round's seating
+            (f"/tournaments/{day.slug}/report/", f"GET /tournaments/{{slug}}/report/ ({DAY_PLAYERS}"
+             f" players, {ROUNDS} rounds)", f"/api/v1/tournaments/{day.slug}/standings/",
+             "  reference: GET /api/v1/tournaments/{slug}/standings/"),
+            (f"/tournaments/{day.slug}/rounds/{ROUNDS}/print/", f"GET /tournaments/{{slug}}/rounds/"
+             f"{{n}}/print/ ({DAY_PLAYERS} players)", f"/api/v1/tournaments/{day.slug}/rounds/"
+             f"{ROUNDS}/", "  reference: GET /api/v1/tournaments/{slug}/rounds/{n}/"),
         )  # fmt: skip
         for page, page_label, api, api_label in figures:
             first = client.get(page)
