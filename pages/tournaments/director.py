@@ -1,9 +1,11 @@
-"""The scorekeeper's tournament pages: a new tournament from the club page, its entries, and the
-round desk (seat the next round, enter each table's totals).
+"""The scorekeeper's tournament pages: a new tournament from the club page, its entries and
+check-in, the round desk (seat the next round, the round clock, each table's totals, the approve
+gate) and the referee's penalties.
 
 Each page runs on the services the API calls (``tournaments.services``), with the API's roles:
-the club's organisers set up and seat, its scorers enter results. A service's refusal is shown
-in the page's language (``pages.base.ERROR_TEXT``), under the field it names where it names one.
+the club's organisers set up, seat and run the clock, its referees give penalties and approve
+tables, its scorers check players in and enter results. A service's refusal is shown in the
+page's language (``pages.base.ERROR_TEXT``), under the field it names where it names one.
 """
 
 from __future__ import annotations
