@@ -573,6 +573,17 @@ def tournament_report(tournament: Tournament, *, scores: bool = True) -> Tournam
     )
 
 
+def rounds_locked(tournament: Tournament, *, before: int) -> list[tuple[Round, bool]]:
+    """The seated rounds before ``before``, each with whether its tables are locked (one
+    query): a director unlocks one to correct it, and locks it again."""
+    rounds = list(
+        tournament.round_set.filter(status=Round.Status.SEATED, number__lt=before)
+        .annotate(open_tables=Count("tables", filter=Q(tables__session__lock_code="")))
+        .order_by("number")
+    )
+    return [(r, r.open_tables == 0) for r in rounds]
+
+
 def entry_by_key(key: str) -> Registration | None:
     """The entry a private link names (its tournament and player read with it)."""
     if not key or len(key) > 64:

@@ -216,6 +216,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         more_rounds=(latest.number if latest else 0) < tournament.rounds,
         finished=tournament.status == Tournament.Status.FINISHED,
         checked_in=selectors.checked_in_count(tournament) if tournament.check_in else None,
+        earlier=selectors.rounds_locked(tournament, before=latest.number if latest else 0),
     )  # fmt: skip
     return render(request, "pages/tournaments/desk.html", context)
 
@@ -273,6 +274,26 @@ def table_approve(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _error_text(e))
     else:
         messages.success(request, _("Table %(n)s is approved: it counts.") % {"n": table.number})
+    return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_POST
+def round_lock_change(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Unlock an earlier round to correct it (with a reason, kept), or lock it again (an
+    organiser)."""
+    tournament = _directed(request, slug)
+    round_ = get_object_or_404(tournament.round_set, number=number)
+    try:
+        if request.POST.get("action") == "unlock":
+            reason = request.POST.get("reason", "")
+            services.round_unlock(round_=round_, reason=reason, user=request.user)
+            messages.success(request, _("Round %(n)s is unlocked: correct it, then lock it again.")
+                             % {"n": number})  # fmt: skip
+        else:
+            services.round_lock(round_=round_)
+            messages.success(request, _("Round %(n)s is locked again.") % {"n": number})
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
     return redirect("page-tournament-desk", slug=tournament.slug)
 
 

@@ -25,6 +25,11 @@ urlpatterns = [
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
     path(f"{T}/desk/clock/", director.clock_change, name="page-tournament-clock"),
     path(f"{T}/desk/approve/", director.table_approve, name="page-tournament-approve"),
+    path(
+        f"{T}/desk/rounds/<int:number>/lock/",
+        director.round_lock_change,
+        name="page-tournament-round-lock",
+    ),
     path(f"{T}/", views.tournament_page, name="page-tournament"),
     path(f"{T}/standings/", views.standings, name="page-tournament-standings"),
     path(f"{T}/projector/", views.projector, name="page-tournament-projector"),

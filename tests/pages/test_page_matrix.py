@@ -147,6 +147,7 @@ ACTIONS = (
     "page-tournament-clock",
     "page-tournament-reveal",
     "page-tournament-approve",
+    "page-tournament-round-lock",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -219,6 +220,7 @@ def world(request):
         "page-tournament-clock": ["private-cup"],
         "page-tournament-reveal": ["private-cup"],
         "page-tournament-approve": ["private-cup"],
+        "page-tournament-round-lock": ["private-cup", 1],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],

@@ -341,3 +341,28 @@ def test_the_tiebreak_chain_is_chosen_and_ordered_on_the_page(browser):
     assert "at least the first" in errors_of(browser.post("/clubs/host/tournaments/new/",
                                                           {**FORM, **none}))  # fmt: skip
     assert Tournament.objects.count() == 1
+
+
+def test_an_earlier_round_is_unlocked_with_a_reason_corrected_and_locked_again(
+    four, browser, director, in_process_tasks, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.post("/tournaments/cup/desk/", totals(1, [30, 10, -10, -30]))
+    seat_round(browser, django_capture_on_commit_callbacks)  # round 2 seated: round 1 locks
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "Earlier rounds" in desk and "Unlock to correct" in desk
+    url = "/tournaments/cup/desk/rounds/1/lock/"
+    refused = browser.post(url, {"action": "unlock", "reason": " "}, follow=True)
+    assert "Say why, in a few words." in refused.content.decode()
+    table = four.round_set.get(number=1).tables.get()
+    table.session.refresh_from_db()
+    assert table.session.lock_code == "round_locked"
+    browser.post(url, {"action": "unlock", "reason": "West's total was misread"})
+    table.session.refresh_from_db()
+    assert table.session.lock_code == ""
+    assert four.round_set.get(number=1).unlocks.get().reason == "West's total was misread"
+    assert "Lock it again" in browser.get("/tournaments/cup/desk/").content.decode()
+    browser.post(url, {"action": "lock"})
+    table.session.refresh_from_db()
+    assert table.session.lock_code == "round_locked"
