@@ -200,6 +200,12 @@ def table_done(tournament: Tournament, hands: int, entered: int) -> bool:
     return bool(entered) or hands >= tournament.hands_per_table
 
 
+def table_has_result(table: Table) -> bool:
+    """Whether one table has its result, approved or not (one query)."""
+    hands, entered = _tables_counted(pk=table.pk).values_list("hands", "entered").get()
+    return table_done(table.round.tournament, hands, entered)
+
+
 def table_counts(tournament: Tournament, done: bool, approved: bool) -> bool:
     """A done table counts in the standings (and completes its round) — where the tournament
     has an approve gate, once the scorekeeper approved it as it is now."""
@@ -595,14 +601,17 @@ def entry_by_key(key: str) -> Registration | None:
     )
 
 
-def my_seat(registration: Registration) -> tuple[Round, SeatRow | None] | None:
+def my_seat(registration: Registration) -> tuple[Round, SeatRow | None, list[SeatRow]] | None:
     """The entry's place in the latest seated round: (round, his seat row — a bye's has no
-    table — or None: not seated in it); None before any round is seated."""
+    table — or None: not seated in it, and the rows of his table); None before any round is
+    seated."""
     round_ = current_round(registration.tournament)
     if round_ is None:
         return None
-    rows = [r for r in seat_rows(round_) if r.player == registration.player_id]
-    return round_, (rows[0] if rows else None)
+    rows = seat_rows(round_)
+    mine = next((r for r in rows if r.player == registration.player_id), None)
+    mates = [r for r in rows if mine is not None and mine.table and r.table == mine.table]
+    return round_, mine, mates
 
 
 def check_in_list(tournament: Tournament) -> list[Registration]:
@@ -679,12 +688,6 @@ def live_tables(round_: Round) -> RoundLive:
     done = sum(t.done for t in tables)
     playing = sum(t.started and not t.done for t in tables)
     return RoundLive(round_, tuple(tables), done, playing, len(tables) - done - playing)
-
-
-def live_table(table: Table) -> LiveTable:
-    """One table as the live page shows it (its round's tournament read with it)."""
-    round_ = table.round
-    return next(t for t in live_tables(round_).tables if t.id == table.pk)
 
 
 def seats_by_name(rows: list[SeatRow]) -> list[SeatRow]:

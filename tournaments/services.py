@@ -578,8 +578,7 @@ def table_approve(*, table: Table, user) -> Table:
     approve gate, it counts from now on (a later change to it needs approving again)."""
     table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
     tournament = table.round.tournament
-    found = selectors.live_table(table)
-    if not found.done:
+    if not selectors.table_has_result(table):
         raise Conflict("table_not_done", f"table {table.number} has no result yet")
     table.approved_version = TableSession.objects.get(pk=table.session_id).data_version
     table.approved_by = user

@@ -20,8 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Role
 from core.errors import Conflict, Invalid
-from core.http import service_error_items
-from pages.base import ERROR_TEXT, club_for, require_role, whole_number
+from pages.base import club_for, error_messages, require_role, whole_number
 from pages.clubs.forms import search_keys, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
@@ -143,9 +142,7 @@ def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
 
 def _error_text(exc: Exception) -> str:
     """A service's refusal in the page's language, as one line."""
-    return " ".join(
-        str(ERROR_TEXT.get(item["code"], item["message"])) for item in service_error_items(exc)
-    )
+    return " ".join(error_messages(exc))
 
 
 @require_http_methods(["GET", "POST"])

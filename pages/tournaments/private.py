@@ -38,14 +38,10 @@ def my_page(request: HttpRequest, key: str) -> HttpResponse:
             services.registration_update(registration=entry, checked_in=True)
             messages.success(request, _("You are checked in."))
         return redirect("page-me", key=key)
-    placed = selectors.my_seat(entry)
-    round_, row = placed if placed else (None, None)
-    mates = []
+    round_, row, mates = selectors.my_seat(entry) or (None, None, [])
     clock = None
-    if row is not None and row.table is not None:
-        mates = [r for r in selectors.seat_rows(round_) if r.table == row.table]
-        found = selectors.round_clock(round_)
-        clock = clock_shown(found, timezone.now(), row.table)
+    if mates:
+        clock = clock_shown(selectors.round_clock(round_), timezone.now(), row.table)
     standings = selectors.latest_standings(tournament)
     mine = next((r for r in standings.rows if r.player == entry.player_id), None)
     context = {

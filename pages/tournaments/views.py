@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -423,7 +422,6 @@ def reveal(request: HttpRequest, slug: str) -> HttpResponse:
     """Reveal the hidden last rounds' standings (an organiser, at the prize-giving)."""
     tournament = tournament_for(request, slug)
     require_role(request.user, tournament.club, Role.ORGANISER)
-    with transaction.atomic():
-        services.standings_reveal(tournament=tournament)
+    services.standings_reveal(tournament=tournament)
     messages.success(request, _("The standings are revealed: everyone sees them whole."))
     return redirect("page-tournament-standings", slug=tournament.slug)
