@@ -62,7 +62,7 @@ from ratings.models import (
     WinLine,
 )
 from ratings.receivers import AWARDS_TASK, REFRESH_TASK
-from tournaments.selectors import tournament_ids_of, tournament_of_session
+from tournaments.selectors import session_credits, tournament_ids_of, tournament_of_session
 
 BATCH = 2000
 #: how many lagging sessions one periodic check follows up at most
@@ -111,13 +111,20 @@ def _from(key: tuple[datetime, int], moment: str = "played_at") -> Q:
 # --- the statistics' lines -------------------------------------------------------------------
 
 
+def _credited(outcome: SessionOutcome, tournament_id: int | None) -> list[int | None]:
+    """Whose each seat's result is, by seat: its player's — or, at a tournament table where
+    a substitute played, whom the tournament's setting credits (None: nobody)."""
+    credits = session_credits(outcome.session_id) if tournament_id is not None else {}
+    return [credits.get(s.player_id, s.player_id) for s in outcome.seats]
+
+
 def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
     SessionLine.objects.filter(session_id=outcome.session_id).delete()
     WinLine.objects.filter(session_id=outcome.session_id).delete()
     if not outcome.finished or len(outcome.seats) != 4:
         return
     facts = session_facts(session_hand_records(outcome.session_id))
-    player_of = [s.player_id for s in outcome.seats]
+    player_of = _credited(outcome, tournament_id)
     where = {
         "session_id": outcome.session_id,
         "club_id": outcome.club_id,
@@ -128,16 +135,21 @@ def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
     SessionLine.objects.bulk_create(
         SessionLine(
             **where,
-            player_id=seat.player_id,
+            player_id=player,
             seat=seat.seat,
             score=seat.score,
             place=seat.place,
             tied=seat.tied,
             entered=outcome.entered,
-            exchanged={str(player_of[other]): net for other, net in f.exchanged.items()},
+            exchanged={
+                str(player_of[other]): net
+                for other, net in f.exchanged.items()
+                if player_of[other] is not None
+            },
             **f.as_fields(),
         )
-        for seat, f in zip(outcome.seats, facts.seats, strict=True)
+        for seat, f, player in zip(outcome.seats, facts.seats, player_of, strict=True)
+        if player is not None
     )
     WinLine.objects.bulk_create(
         WinLine(
@@ -153,6 +165,7 @@ def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
             verified=w.verified,
         )
         for w in facts.wins
+        if player_of[w.seat] is not None
     )
 
 
@@ -209,7 +222,8 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
 
     changes: list[ChangeRow] = []
     for session_id, seats in tables.items():  # in play order: dicts keep insertion order
-        if len(seats) != 4:
+        # (three at a tournament table whose substitute's seat counts for nobody)
+        if len(seats) < 2:
             continue
         skills = [state.get(p, (system.Skill(), 0))[0] for _, p, _, _ in seats]
         rated = system.rate_table(skills, [place for _, _, place, _ in seats])
@@ -323,7 +337,11 @@ def _refresh(session_id: int, club_id: int) -> dict[str, Any]:
             return {"session": session_id, "rated": _recompute_locked(pool)}
         rated_at, rated = _rated_as(pool, session_id)
         now = (
-            {(s.player_id, s.place, s.score) for s in outcome.seats}
+            {
+                (player, s.place, s.score)
+                for s, player in zip(outcome.seats, _credited(outcome, tournament_id), strict=True)
+                if player is not None
+            }
             if outcome.finished and len(outcome.seats) == 4
             else set()
         )

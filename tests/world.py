@@ -29,7 +29,7 @@ from tests.helpers import login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import services as tournament_services
 from tournaments.demo import SLUG as TOURNAMENT_SLUG
-from tournaments.models import Penalty, Registration, Round, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, Substitution, Table, Tournament
 
 
 @dataclass
@@ -90,6 +90,13 @@ def build_world(monkeypatch) -> World:
         if revoked:
             tournament_services.penalty_revoke(penalty=penalty, reason="fuzz", user=private_owner)
 
+    # a substitute at the private cup's table
+    tournament_services.substitute_seat(
+        table=private_cup.round_set.get().tables.get(),
+        absent_id=private_cup.registrations.last().player_id, name="fuzz reserve",
+        user=private_owner,
+    )  # fmt: skip
+
     invitation_create(club=club, by=organiser, role=Role.SCORER)
     member = Membership.objects.get(club=club, player__user=logins[Role.MEMBER])
     reset_link_create(membership=member, by=organiser)
@@ -107,6 +114,7 @@ def build_world(monkeypatch) -> World:
         "invitation_token": list(Invitation.objects.values_list("token", flat=True)),
         "registration": numbers(Registration.objects.values_list("player_id", flat=True)),
         "penalty": list(Penalty.objects.values_list("pk", flat=True)),
+        "substitution": list(Substitution.objects.values_list("pk", flat=True)),
         "private_key": list(
             Registration.objects.exclude(private_key=None).values_list("private_key", flat=True)
         ),

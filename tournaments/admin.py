@@ -8,7 +8,15 @@ from __future__ import annotations
 from django.contrib import admin
 
 from core.admin import ReadOnlyInline
-from tournaments.models import Penalty, Registration, Round, StandingsSnapshot, Table, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Round,
+    StandingsSnapshot,
+    Substitution,
+    Table,
+    Tournament,
+)
 
 
 class RegistrationInline(admin.TabularInline):
@@ -92,6 +100,18 @@ class PenaltyAdmin(admin.ModelAdmin):
     list_filter = ("tournament", "reason")
     readonly_fields = ("tournament", "player", "round", "points", "reason", "words", "given_by",
                        "given_at", "revoked_at", "revoked_by", "revoke_reason")  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(Substitution)
+class SubstitutionAdmin(admin.ModelAdmin):
+    """替补: who played a table for whom (read only here: the services move the seat and what
+    was recorded for it, and recompute the standings)."""
+
+    list_display = ("table", "absent", "substitute", "reason", "made_by", "made_at")
+    readonly_fields = ("table", "absent", "substitute", "reason", "made_by", "made_at")
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -26,7 +26,7 @@ from core.api import ApiView, CSVCapableView
 from core.errors import NotAuthenticated, NotFound
 from core.models import TaskRecord
 from tournaments import selectors, services
-from tournaments.models import Penalty, Registration, Round, Table, Tournament
+from tournaments.models import Penalty, Registration, Round, Substitution, Table, Tournament
 from tournaments.serializers import (
     ClockExtendInSerializer,
     ClockOutSerializer,
@@ -37,10 +37,13 @@ from tournaments.serializers import (
     RegistrationInSerializer,
     RegistrationOutSerializer,
     RegistrationUpdateSerializer,
+    ReseatInSerializer,
     RoundDetailSerializer,
     RoundOutSerializer,
     RoundUnlockOutSerializer,
     StandingsOutSerializer,
+    SubstituteInSerializer,
+    SubstitutionOutSerializer,
     TableResultInSerializer,
     TaskAcceptedSerializer,
     TournamentInSerializer,
@@ -252,10 +255,11 @@ class RoundClockExtendView(ApiView):
 class RoundReseatView(ApiView):
     """Seat the latest round again (after a withdrawal, say) while nothing is played."""
 
-    @extend_schema(request=None, responses={202: TaskAcceptedSerializer})
+    @extend_schema(request=ReseatInSerializer, responses={202: TaskAcceptedSerializer})
     def post(self, request: Request, slug: str, number: int) -> Response:
         round_ = round_for(request, slug, number, Role.ORGANISER)
-        round_ = services.round_reseat(round_=round_)
+        data = self.valid(ReseatInSerializer, request)
+        round_ = services.round_reseat(round_=round_, reason=data["reason"], user=request.user)
         return accepted(round_.task, round=round_.number)
 
 
@@ -355,6 +359,44 @@ class TableApproveView(ApiView):
         found = table_for(request, slug, number, table, Role.REFEREE)
         services.table_approve(table=found, user=request.user)
         return session_response(request, found.session)
+
+
+class SubstituteListView(ApiView):
+    """替补: the tournament's substitutes (anyone who reads it); an organiser seats one at a
+    table for its absent registered player."""
+
+    @extend_schema(responses=SubstitutionOutSerializer(many=True))
+    def get(self, request: Request, slug: str) -> Response:
+        tournament = tournament_for(request, slug)
+        rows = selectors.substitutes_listed(tournament)
+        return Response(SubstitutionOutSerializer(rows, many=True).data)
+
+
+class TableSubstituteView(ApiView):
+    """Seat a substitute at a table for its absent registered player (an organiser): a
+    player by id, or a new one by name. Whose result the table is, the tournament's
+    ``substitute_counts`` says."""
+
+    @extend_schema(request=SubstituteInSerializer, responses={201: SubstitutionOutSerializer})
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = table_for(request, slug, number, table, Role.ORGANISER)
+        data = self.valid(SubstituteInSerializer, request)
+        made = services.substitute_seat(
+            table=found, absent_id=data["absent"], substitute=data["substitute"],
+            name=data["name"], reason=data["reason"], user=request.user,
+        )  # fmt: skip
+        return Response(SubstitutionOutSerializer(made).data, status=201)
+
+
+class SubstituteDetailView(ApiView):
+    """Undo a substitution (an organiser): the registered player takes his seat back."""
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, slug: str, pk: int) -> Response:
+        tournament = tournament_for(request, slug, Role.ORGANISER)
+        found = get_object_or_404(Substitution, table__round__tournament=tournament, pk=pk)
+        services.substitute_remove(substitution=found)
+        return Response(status=204)
 
 
 class TableResultByIdView(TableResultView):

@@ -17,6 +17,14 @@ from django.db import models
 from clubs.models import TableSession
 
 
+class SubstituteCounts(models.TextChoices):
+    """Whose result a substitute's (替补) table is."""
+
+    REGISTERED = "registered", "The registered player's"
+    SUBSTITUTE = "substitute", "The substitute's"
+    NOBODY = "nobody", "Nobody's"
+
+
 class Tournament(models.Model):
     """A tournament: its rules, its schedule of rounds, how it seats and ranks its players."""
 
@@ -78,6 +86,23 @@ class Tournament(models.Model):
         help_text="the standings show the players no result of the last N rounds until revealed",
     )
     standings_revealed = models.BooleanField(default=False)
+    substitute_counts = models.CharField(
+        max_length=10, choices=SubstituteCounts.choices, default=SubstituteCounts.REGISTERED,
+        help_text="whose standings, ratings and statistics a substitute's table counts for",
+    )  # fmt: skip
+    finals_players = models.PositiveSmallIntegerField(
+        default=0, help_text="the top 4, 8 or 16 play the last rounds as finals; 0: no finals"
+    )
+    finals_rounds = models.PositiveSmallIntegerField(
+        default=1, help_text="how many of the last rounds are finals (with finals_players)"
+    )
+    finals_carry = models.BooleanField(
+        default=True,
+        help_text="the finals rank by all points (carry-over); false: the finals' points alone",
+    )
+    consolation = models.BooleanField(
+        default=True, help_text="the players not in the finals play on at their own tables"
+    )
     #: balanced seating plans the whole event; the rounds not yet played wait here
     seating_plan = models.JSONField(default=list, blank=True)
     #: when the standings recompute now waiting in the queue was asked for: a burst of
@@ -97,6 +122,13 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def first_final_round(self) -> int | None:
+        """The first of the final rounds (None: no finals)."""
+        if not self.finals_players:
+            return None
+        return self.rounds - self.finals_rounds + 1
 
     @property
     def bye_fraction(self) -> Fraction:
@@ -164,6 +196,10 @@ class Round(models.Model):
         "core.TaskRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     seated_at = models.DateTimeField(null=True, blank=True)
+    reseats = models.JSONField(
+        default=list, blank=True,
+        help_text="each time the round was seated again: reason, by (user id), at",
+    )  # fmt: skip
     # the round clock: stored times, never a process (what is left is worked out when read)
     clock_started_at = models.DateTimeField(null=True, blank=True)
     clock_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -316,3 +352,31 @@ class Penalty(models.Model):
     @property
     def in_force(self) -> bool:
         return self.revoked_at is None
+
+
+class Substitution(models.Model):
+    """替补: a reserve plays a table for a registered player who is absent. The table's seat
+    holds the substitute (who is named at the table and in its hands); whose result the
+    table is — the registered player's, the substitute's or nobody's — the tournament's
+    ``substitute_counts`` decides, for standings, ratings and statistics alike."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="substitutions")
+    absent = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="+")
+    substitute = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=200, blank=True)
+    made_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    made_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "absent"], name="one_substitute_per_absent"),
+            models.UniqueConstraint(
+                fields=["table", "substitute"], name="one_absent_per_substitute"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.substitute} for {self.absent} at {self.table}"

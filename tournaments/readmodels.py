@@ -60,6 +60,8 @@ class StandingRow(NamedTuple):
     withdrawn: bool
     rounds: tuple[RoundCell, ...]
     penalty: int = 0
+    #: a finalist's placement points in the final rounds (None: not a finalist)
+    final_points: Fraction | None = None
 
     @classmethod
     def from_json(cls, d: dict[str, Any], scale: int) -> StandingRow:
@@ -77,6 +79,7 @@ class StandingRow(NamedTuple):
                 for c in d["rounds"]
             ),
             d.get("penalty", 0),  # a snapshot from before penalties has none
+            fraction_of(d.get("final_points"), scale),
         )  # fmt: skip
 
 
@@ -89,6 +92,8 @@ def standings_json(
     denominators = {1}
     for s in standings:
         denominators.add(s.placement_points.denominator)
+        if s.final_points is not None:
+            denominators.add(s.final_points.denominator)
         for e in s.rounds:
             denominators.add(e.placement_points.denominator)
             if e.place is not None:
@@ -105,7 +110,7 @@ def standings_json(
             "table_score": s.table_score, "first_places": s.first_places,
             "best_table_score": s.best_table_score, "head_to_head": s.head_to_head,
             "rounds_played": s.rounds_played, "byes": s.byes, "withdrawn": s.withdrawn,
-            "penalty": s.penalty,
+            "penalty": s.penalty, "final_points": scaled(s.final_points),
             "rounds": [
                 {"round": e.round, "table": e.table, "table_score": e.table_score,
                  "placement_points": scaled(e.placement_points), "place": scaled(e.place),

@@ -31,6 +31,8 @@ from tournaments.models import (
     Round,
     RoundUnlock,
     StandingsSnapshot,
+    SubstituteCounts,
+    Substitution,
     Table,
     Tournament,
 )
@@ -58,6 +60,7 @@ from tournaments.standings import (
     StandingsRules,
     TableResult,
     compute_standings,
+    order_finals,
 )
 
 
@@ -174,14 +177,62 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
     if not done:
         return {}
     outcomes = session_outcomes(t[3] for t in done)
+    credits = credited_players(tournament, [t[0] for t in done])
     return {
         pk: TableResult(
             round=round_number,
             table=number,
-            scores=tuple((s.player_id, s.score) for s in outcomes[session_id].seats),
+            scores=tuple(
+                (credits.get(pk, {}).get(s.player_id, s.player_id), s.score)
+                for s in outcomes[session_id].seats
+            ),
         )
         for pk, round_number, number, session_id, _, _ in done
     }
+
+
+def credited_players(tournament: Tournament, table_ids) -> dict[int, dict[int, int | None]]:
+    """By table, for each substitute seated there, whose result his seat is (the
+    tournament's ``substitute_counts``): the absent registered player's, his own, or nobody's
+    (None). Tables without a substitute are left out."""
+    rows = Substitution.objects.filter(table_id__in=table_ids).values_list(
+        "table_id", "substitute_id", "absent_id"
+    )
+    return _credits(tournament.substitute_counts, rows)
+
+
+def _credits(counts: str, rows) -> dict[int, dict[int, int | None]]:
+    out: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for key, substitute, absent in rows:
+        out[key][substitute] = {
+            SubstituteCounts.REGISTERED: absent,
+            SubstituteCounts.SUBSTITUTE: substitute,
+        }.get(counts)
+    return out
+
+
+def session_credits(session_id: int) -> dict[int, int | None]:
+    """For a tournament table's session, whose result each substitute's seat is (see
+    :func:`credited_players`); empty for any other session. Ratings and statistics read it,
+    so they follow the tournament's decision as its standings do."""
+    rows = list(
+        Substitution.objects.filter(table__session_id=session_id).values_list(
+            "table__session_id", "substitute_id", "absent_id",
+            "table__round__tournament__substitute_counts",
+        )
+    )  # fmt: skip
+    if not rows:
+        return {}
+    return _credits(rows[0][3], [r[:3] for r in rows])[session_id]
+
+
+def substitutes_listed(tournament: Tournament) -> list[Substitution]:
+    """Every substitution of the tournament, by round and table, with the players."""
+    return list(
+        Substitution.objects.filter(table__round__tournament=tournament)
+        .select_related("table__round", "absent", "substitute", "made_by")
+        .order_by("table__round__number", "table__number", "pk")
+    )
 
 
 def _tables_counted(**filters) -> QuerySet[Table]:
@@ -263,26 +314,75 @@ def standings_now(
         if status != Registration.Status.WITHDRAWN or p in took_part
     ]
     ranked = {p for p, _ in registrations}
+    # a substitute whose tables count for himself is ranked with the entries
+    substitutes = {p for r in results for p, _ in r.scores if p is not None} - ranked
+    ranked |= substitutes
     in_force = tournament.penalties.filter(revoked_at=None)
     if before_round is not None:
         in_force = in_force.filter(Q(round__lt=before_round) | Q(round=None))
     penalties = [
-        (p, points)
-        for p, points in in_force.values_list("player_id", "points")
+        (p, points, rnd)
+        for p, points, rnd in in_force.values_list("player_id", "points", "round")
         if p in ranked  # a withdrawn entry who never played is not ranked, nor penalised
     ]
     try:
         standings = compute_standings(
-            players=[p for p, _ in registrations],
+            players=[p for p, _ in registrations] + sorted(substitutes),
             results=results,
             byes=byes,
             rules=rules_of(tournament),
             withdrawn=[p for p, s in registrations if s == Registration.Status.WITHDRAWN],
-            penalties=penalties,
+            penalties=[(p, points) for p, points, _ in penalties],
         )
     except StandingsError as e:  # results that do not add up: a refusal with its code
         raise Invalid.single("", e.code, e.message) from e
+    first_final = tournament.first_final_round
+    final_rounds = {r.number for r in rounds if first_final and r.number >= first_final}
+    if final_rounds:
+        qualifying, _, _ = standings_now(tournament, before_round=first_final)
+        standings = order_finals(
+            standings,
+            finalists=finalists(tournament),
+            final_rounds=final_rounds,
+            carry=tournament.finals_carry,
+            qualifying_order=[s.player for s in qualifying],
+            final_penalties=_sum_by_player(
+                (p, points) for p, points, rnd in penalties if rnd in final_rounds
+            ),
+        )
     return standings, len(complete), len(results)
+
+
+def _sum_by_player(pairs) -> dict[int, int]:
+    out: dict[int, int] = defaultdict(int)
+    for player, points in pairs:
+        out[player] += points
+    return out
+
+
+def finals_tables(tournament: Tournament) -> int:
+    """How many tables of a final round are the finals (the rest: the consolation group)."""
+    return tournament.finals_players // 4
+
+
+def finalists(tournament: Tournament) -> set[int]:
+    """The players seated at the finals' tables of the first final round (for one replaced by
+    a substitute, the registered player): empty until it is seated."""
+    first = tournament.first_final_round
+    if first is None:
+        return set()
+    tables = Table.objects.filter(
+        round__tournament=tournament, round__number=first, number__lte=finals_tables(tournament)
+    )
+    seated = set(Seat.objects.filter(session__tournament_table__in=tables).values_list(
+        "player_id", flat=True
+    ))  # fmt: skip
+    for substitute, absent in Substitution.objects.filter(table__in=tables).values_list(
+        "substitute_id", "absent_id"
+    ):
+        seated.discard(substitute)
+        seated.add(absent)
+    return seated
 
 
 def seated_players(rounds: list[Round]) -> set[int]:

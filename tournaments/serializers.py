@@ -13,7 +13,15 @@ from rest_framework import serializers
 from clubs.limits import BASE, SCORE
 from clubs.models import TableSession
 from clubs.serializers import VisibleClubField, VisiblePlayerField
-from tournaments.models import Penalty, Registration, Round, RoundUnlock, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Round,
+    RoundUnlock,
+    SubstituteCounts,
+    Substitution,
+    Tournament,
+)
 from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
 from tournaments.selectors import players_visible_to
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
@@ -77,6 +85,23 @@ class TournamentInSerializer(serializers.Serializer):
         min_value=0, max_value=99, default=0,
         help_text="players see no result of the last N rounds until the standings are revealed",
     )  # fmt: skip
+    substitute_counts = serializers.ChoiceField(
+        choices=SubstituteCounts.choices, default="registered",
+        help_text="whose result a substitute's table is (standings, ratings, statistics)",
+    )  # fmt: skip
+    finals_players = serializers.ChoiceField(
+        choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], default=0,
+        help_text="the top 4, 8 or 16 play the last rounds as finals; 0: no finals",
+    )  # fmt: skip
+    finals_rounds = serializers.IntegerField(
+        min_value=1, max_value=10, default=1, help_text="how many of the last rounds are finals"
+    )
+    finals_carry = serializers.BooleanField(
+        default=True, help_text="finals rank by all points (true) or the finals' points alone"
+    )
+    consolation = serializers.BooleanField(
+        default=True, help_text="the others play on at their own tables during the finals"
+    )
 
 
 class TournamentUpdateSerializer(serializers.Serializer):
@@ -101,6 +126,13 @@ class TournamentUpdateSerializer(serializers.Serializer):
     )
     hide_last_rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
     approve_gate = serializers.BooleanField(required=False)
+    substitute_counts = serializers.ChoiceField(choices=SubstituteCounts.choices, required=False)
+    finals_players = serializers.ChoiceField(
+        choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], required=False
+    )
+    finals_rounds = serializers.IntegerField(min_value=1, max_value=10, required=False)
+    finals_carry = serializers.BooleanField(required=False)
+    consolation = serializers.BooleanField(required=False)
     status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
 
 
@@ -119,7 +151,8 @@ class TournamentOutSerializer(serializers.ModelSerializer):
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
                   "bye_points", "bye_table_score", "check_in", "round_minutes",
                   "hide_last_rounds", "standings_revealed", "approve_gate",
-                  "created_at"]  # fmt: skip
+                  "substitute_counts", "finals_players", "finals_rounds", "finals_carry",
+                  "consolation", "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)
@@ -245,6 +278,36 @@ class UnlockInSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, help_text="why the round is unlocked (kept)")
 
 
+class ReseatInSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, help_text="why the round is seated again (kept)")
+
+
+class SubstituteInSerializer(serializers.Serializer):
+    absent = serializers.IntegerField(help_text="the registered player seated at the table")
+    substitute = EntrantField(required=False, allow_null=True, default=None)
+    name = serializers.CharField(
+        max_length=80, required=False, default="", allow_blank=True,
+        help_text="a new player's name, instead of substitute",
+    )  # fmt: skip
+    reason = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+
+class SubstitutionOutSerializer(serializers.ModelSerializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="table.round.number")
+    table = serializers.IntegerField(source="table.number")
+    absent = serializers.IntegerField(source="absent_id")
+    absent_name = serializers.CharField(source="absent.name")
+    substitute = serializers.IntegerField(source="substitute_id")
+    substitute_name = serializers.CharField(source="substitute.name")
+    made_by = serializers.CharField(source="made_by.username", default=None)
+
+    class Meta:
+        model = Substitution
+        fields = ["id", "round", "table", "absent", "absent_name", "substitute",
+                  "substitute_name", "reason", "made_by", "made_at"]  # fmt: skip
+
+
 class PenaltyInSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="an entered player's id")
     points = serializers.IntegerField(min_value=1, max_value=1000, help_text="placement points")
@@ -327,6 +390,10 @@ class StandingRowSerializer(serializers.Serializer):
     penalty = serializers.IntegerField(
         help_text="placement points the referee took off (placement_points is after them)"
     )
+    final_points = FractionField(
+        allow_null=True, help_text="a finalist's placement points in the final rounds; null: "
+        "not a finalist (finalists rank first)",
+    )  # fmt: skip
     rounds = RoundCellSerializer(many=True)
 
 
@@ -384,6 +451,7 @@ def standing_row_data(row: StandingRow) -> dict[str, Any]:
         "first_places": row.first_places, "best_table_score": row.best_table_score,
         "head_to_head": row.head_to_head, "rounds_played": row.rounds_played,
         "byes": row.byes, "withdrawn": row.withdrawn, "penalty": row.penalty,
+        "final_points": None if row.final_points is None else text(row.final_points),
         "rounds": [
             {"round": c.round, "table": c.table, "table_score": c.table_score,
              "placement_points": text(c.placement_points),

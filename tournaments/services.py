@@ -22,7 +22,8 @@ from django.utils.text import slugify
 
 from clubs.models import Club, Player, Seat, TableSession
 from clubs.services.clubs import club_create
-from clubs.services.sessions import ResultFields, session_result_enter
+from clubs.services.sessions import ResultFields, seat_player_replace, session_result_enter
+from clubs.tasks import follow_session
 from core.errors import Conflict, Invalid, problem
 from core.jobs import job_create, job_failed, job_queue
 from core.models import TaskRecord
@@ -35,11 +36,14 @@ from tournaments.models import (
     Round,
     RoundUnlock,
     StandingsSnapshot,
+    SubstituteCounts,
+    Substitution,
     Table,
     Tournament,
 )
 from tournaments.readmodels import standings_json
-from tournaments.seating import RoundSeating, SeatingError, seat_round
+from tournaments.seating import RoundSeating, SeatingError, SeatingResult, seat_round
+from tournaments.seating.quality import quality as seating_quality
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
 logger = logging.getLogger(__name__)
@@ -84,6 +88,23 @@ def _check_rules(fields: dict[str, Any]) -> list[dict[str, str]]:
     return problems
 
 
+#: how many players a final may have
+FINALS_SIZES = (0, 4, 8, 16)
+#: settings of the finals: fixed once the first final round is seated
+FINALS_FIELDS = frozenset({"finals_players", "finals_rounds", "finals_carry", "consolation"})
+
+
+def _check_finals(rounds: int, players: int, final_rounds: int) -> list[dict[str, str]]:
+    problems = []
+    if players not in FINALS_SIZES:
+        message = "the top 4, 8 or 16 play the finals (0: no finals)"
+        problems.append(problem("finals_players", "invalid_finals_players", message))
+    elif players and (type(final_rounds) is not int or not 1 <= final_rounds < rounds):
+        message = "at least one final round, and at least one round before the finals"
+        problems.append(problem("finals_rounds", "invalid_finals_rounds", message))
+    return problems
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -107,6 +128,11 @@ def tournament_create(
     round_minutes: int | None = None,
     hide_last_rounds: int = 0,
     approve_gate: bool = False,
+    substitute_counts: str = SubstituteCounts.REGISTERED,
+    finals_players: int = 0,
+    finals_rounds: int = 1,
+    finals_carry: bool = True,
+    consolation: bool = True,
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
@@ -116,6 +142,7 @@ def tournament_create(
     if type(hide_last_rounds) is not int or not 0 <= hide_last_rounds < rounds:
         message = "fewer rounds than the tournament has (0: none hidden)"
         problems.append(problem("hide_last_rounds", "invalid_hidden_rounds", message))
+    problems += _check_finals(rounds, finals_players, finals_rounds)
     if problems:
         raise Invalid(problems)
     hosted = club is not None
@@ -136,6 +163,8 @@ def tournament_create(
                 bye_points=bye_points, bye_table_score=bye_table_score, is_public=is_public,
                 check_in=check_in, round_minutes=round_minutes,
                 hide_last_rounds=hide_last_rounds, approve_gate=approve_gate, created_by=user,
+                substitute_counts=substitute_counts, finals_players=finals_players,
+                finals_rounds=finals_rounds, finals_carry=finals_carry, consolation=consolation,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -158,11 +187,23 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     ):
         message = "fewer rounds than the tournament has (0: none hidden)"
         problems.append(problem("hide_last_rounds", "invalid_hidden_rounds", message))
-    if "rounds" in fields:
-        seated = tournament.round_set.aggregate(n=Max("number"))["n"] or 0
-        if fields["rounds"] < seated:
-            message = f"{seated} rounds are already seated"
-            problems.append(problem("rounds", "below_seated_rounds", message))
+    seated = tournament.round_set.aggregate(n=Max("number"))["n"] or 0
+    finals_fields = FINALS_FIELDS & set(fields)
+    if finals_fields or "rounds" in fields:
+        after = {k: fields.get(k, getattr(tournament, k)) for k in ("rounds", *FINALS_FIELDS)}
+        first_final = (
+            after["rounds"] - after["finals_rounds"] + 1 if after["finals_players"] else None
+        )
+        was = tournament.first_final_round
+        if (was and seated >= was) or (first_final and seated >= first_final):
+            changed = [k for k in sorted(after) if after[k] != getattr(tournament, k)]
+            for key in changed:
+                message = "fixed once the first final round is seated"
+                problems.append(problem(key, "finals_started", message))
+        problems += _check_finals(after["rounds"], after["finals_players"], after["finals_rounds"])
+    if "rounds" in fields and fields["rounds"] < seated:
+        message = f"{seated} rounds are already seated"
+        problems.append(problem("rounds", "below_seated_rounds", message))
     if problems:
         raise Invalid(problems)
     if "ruleset" in fields:
@@ -174,8 +215,17 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     tournament.save()
     if fields.get("status") == Tournament.Status.FINISHED:
         _freeze(tournament)
+    if "substitute_counts" in fields:  # the substitutes' tables are rated and counted again
+        for session_id in (
+            Table.objects.filter(round__tournament=tournament, substitutions__isnull=False)
+            .values_list("session_id", flat=True)
+            .distinct()
+        ):
+            follow_session(session_id)
     if {"placement_points", "tiebreaks", "bye_points", "bye_table_score", "hide_last_rounds",
-        "standings_revealed", "approve_gate"} & set(fields):  # fmt: skip
+        "standings_revealed", "approve_gate", "substitute_counts", *FINALS_FIELDS} & set(
+            fields
+        ):  # fmt: skip
         standings_request(tournament_id=tournament.pk)
     return tournament
 
@@ -203,18 +253,7 @@ def registration_create(
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict("tournament_finished", "the tournament is finished")
     if player is None:
-        name = name.strip()
-        if not name:
-            raise Invalid.single("name", "required", "an existing player or a new player's name")
-        candidates = selectors.players_named(tournament, name)
-        if candidates and not new_player:
-            who = ", ".join(f"{p.name} (player {p.pk})" for p in candidates)
-            message = (
-                f"{name!r} may be {who}: register the player by id, or send new_player: true "
-                "for someone else of that name"
-            )
-            raise Conflict("name_matches_player", message, path="name")
-        player = Player.objects.create(name=name)
+        player = _new_player(tournament, name, new_player=new_player)
     try:
         with transaction.atomic():
             registration = Registration.objects.create(
@@ -263,6 +302,24 @@ def registration_delete(*, registration: Registration) -> None:
     registration.delete()
     _plan_changed(tournament)
     standings_request(tournament_id=tournament.pk)
+
+
+def _new_player(tournament: Tournament, name: str, *, new_player: bool) -> Player:
+    """A new player by name; a name that is already a player of the host club (or of the
+    tournament) is not taken for a new person unless ``new_player`` says so: the answer
+    lists who it may be."""
+    name = clean_line(name.strip(), "name") if isinstance(name, str) else ""
+    if not name:
+        raise Invalid.single("name", "required", "an existing player or a new player's name")
+    candidates = selectors.players_named(tournament, name)
+    if candidates and not new_player:
+        who = ", ".join(f"{p.name} (player {p.pk})" for p in candidates)
+        message = (
+            f"{name!r} may be {who}: name the player by id, or send new_player: true "
+            "for someone else of that name"
+        )
+        raise Conflict("name_matches_player", message, path="name")
+    return Player.objects.create(name=name)
 
 
 def _plan_changed(tournament: Tournament) -> None:
@@ -375,8 +432,12 @@ def round_start(*, tournament: Tournament) -> Round:
 
 
 @transaction.atomic
-def round_reseat(*, round_: Round) -> Round:
-    """Seat a round again (after a late withdrawal, say), as long as nothing was played."""
+def round_reseat(*, round_: Round, reason: str, user=None) -> Round:
+    """Seat a round again (after a late withdrawal, say), as long as nothing was played; the
+    reason is kept with the round. A seating drawn again draws anew (another seed)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Invalid.single("reason", "reason_required", "say why the round is seated again")
+    reason = clean_text(reason.strip(), "reason")[:200]
     round_ = (
         Round.objects.select_for_update(of=("self",))
         .select_related("tournament", "task")
@@ -390,6 +451,13 @@ def round_reseat(*, round_: Round) -> Round:
     if selectors.round_has_results(round_):
         message = f"round {round_.number} has results; it cannot be seated again"
         raise Conflict("round_has_results", message)
+    round_.reseats = [
+        *round_.reseats,
+        {"reason": reason, "by": getattr(user, "username", None), "at": timezone.now().isoformat()},
+    ]
+    round_.save(update_fields=["reseats"])
+    # the plan of the rounds to come was drawn with the old seating: drawn again with it
+    Tournament.objects.filter(pk=round_.tournament_id).update(seating_plan=[])
     return _seat_again(round_, round_.tournament, reseat=True)
 
 
@@ -426,6 +494,51 @@ def _active_players(tournament: Tournament, number: int) -> list[Registration]:
     return list(entries.order_by(F("seed_rating").desc(nulls_last=True), "pk"))
 
 
+#: a round drawn again draws with the seed plus this for each time it was drawn again
+RESEAT_SEED_STEP = 7919
+
+
+def _seat_finals(
+    tournament: Tournament, round_: Round, players: list[int], history: list[RoundSeating]
+) -> SeatingResult:
+    """A final round: the top ``finals_players`` of the standings before it at seeded tables
+    (1st–4th at table 1, …; each final round moves the seats on one wind), the rest in the
+    consolation group at the tables after them, seated by the tournament's method (or
+    given no table: no consolation)."""
+    standings, _, _ = selectors.standings_now(tournament, before_round=round_.number)
+    order = {s.player: i for i, s in enumerate(standings)}
+    if round_.number == tournament.first_final_round:
+        ranked = sorted(players, key=lambda p: (order.get(p, len(order)), p))
+        top = ranked[: tournament.finals_players]
+    else:  # the finalists of the first final round, in the standings' order now
+        chosen = selectors.finalists(tournament)
+        top = sorted((p for p in players if p in chosen), key=lambda p: order.get(p, len(order)))
+    if len(top) < tournament.finals_players:
+        message = (
+            f"the finals seat {tournament.finals_players} players; "
+            f"{len(top)} of them are here to play"
+        )
+        raise SeatingError("finals_short", message)
+    shift = (round_.number - tournament.first_final_round) % 4
+    groups = [top[i : i + 4] for i in range(0, len(top), 4)]
+    groups = [g[shift:] + g[:shift] for g in groups]
+    chosen = set(top)
+    rest = [p for p in players if p not in chosen]
+    byes: tuple[int, ...] = ()
+    if tournament.consolation and len(rest) >= 4:
+        if tournament.seating == Tournament.Seating.SWISS:
+            rest.sort(key=lambda p: order.get(p, len(order)))
+        consolation = seat_round(
+            method=tournament.seating, players=rest, history=history,
+            total_rounds=tournament.rounds,
+            seed=tournament.seed + RESEAT_SEED_STEP * len(round_.reseats),
+        ).round  # fmt: skip
+        groups += [list(t.players) for t in consolation.tables]
+        byes = consolation.byes
+    seating = RoundSeating.from_groups(groups, byes)
+    return SeatingResult(round=seating, plan=(), quality=seating_quality(history, seating))
+
+
 def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
     """The body of ``tournaments.generate_seating``: seat one round and write it whole.
 
@@ -452,16 +565,20 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
         history_rounds = selectors.seated_rounds(tournament, before=round_.number)
         history = list(selectors.seatings(history_rounds).values())  # in round order
         pinned = {r.player_id: r.pinned_table for r in registrations if r.pinned_table}
+        first_final = tournament.first_final_round
         try:
-            result = seat_round(
-                method=tournament.seating,
-                players=players,
-                history=history,
-                total_rounds=tournament.rounds,
-                seed=tournament.seed,
-                pinned=pinned,
-                plan=[RoundSeating.from_dict(r) for r in tournament.seating_plan] or None,
-            )
+            if first_final and round_.number >= first_final:
+                result = _seat_finals(tournament, round_, players, history)
+            else:
+                result = seat_round(
+                    method=tournament.seating,
+                    players=players,
+                    history=history,
+                    total_rounds=(first_final - 1) if first_final else tournament.rounds,
+                    seed=tournament.seed + RESEAT_SEED_STEP * len(round_.reseats),
+                    pinned=pinned,
+                    plan=[RoundSeating.from_dict(r) for r in tournament.seating_plan] or None,
+                )
         except SeatingError as e:
             raise Invalid.single("", e.code, e.message) from e
 
@@ -586,6 +703,68 @@ def table_approve(*, table: Table, user) -> Table:
     table.save(update_fields=["approved_version", "approved_by", "approved_at"])
     standings_request(tournament_id=tournament.pk, force=True)
     return table
+
+
+# --- substitutes (替补) -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def substitute_seat(
+    *,
+    table: Table,
+    absent_id: int,
+    user,
+    substitute: Player | None = None,
+    name: str = "",
+    new_player: bool = False,
+    reason: str = "",
+) -> Substitution:
+    """A reserve plays ``table`` for the registered player ``absent_id`` seated there: the
+    seat, and whatever was already recorded for it, is the substitute's from now. Whose
+    result the table is, the tournament's ``substitute_counts`` decides. A player at another
+    table of the round, or on a bye, cannot substitute: he would count twice."""
+    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    round_ = table.round
+    tournament = round_.tournament
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("tournament_finished", "the tournament is finished")
+    seats = Seat.objects.filter(session_id=table.session_id)
+    seated = set(seats.values_list("player_id", flat=True))
+    standing_in = set(table.substitutions.values_list("substitute_id", flat=True))
+    if absent_id not in seated or absent_id in standing_in:
+        message = f"not a registered player seated at table {table.number}"
+        raise Invalid.single("absent", "not_seated_here", message)
+    if substitute is None:
+        substitute = _new_player(tournament, name, new_player=new_player)
+    plays = Seat.objects.filter(player=substitute, session__tournament_table__round=round_).exists()
+    if plays or substitute.pk in round_.byes:
+        message = f"{substitute.name} plays round {round_.number} already (a table or a bye)"
+        raise Conflict("substitute_plays_this_round", message, path="substitute")
+    seat_player_replace(session=table.session, player_id=absent_id, by_player_id=substitute.pk)
+    made = Substitution.objects.create(
+        table=table, absent_id=absent_id, substitute=substitute, made_by=user,
+        reason=clean_text(reason.strip(), "reason")[:200] if reason else "",
+    )  # fmt: skip
+    standings_request(tournament_id=tournament.pk, force=True)
+    return made
+
+
+@transaction.atomic
+def substitute_remove(*, substitution: Substitution) -> None:
+    """The registered player takes his seat back (he came after all, or the wrong one was
+    replaced): what was recorded for the seat is his again."""
+    substitution = Substitution.objects.select_related("table__round__tournament").get(
+        pk=substitution.pk
+    )
+    table = substitution.table
+    if table.round.tournament.status == Tournament.Status.FINISHED:
+        raise Conflict("tournament_finished", "the tournament is finished")
+    seat_player_replace(
+        session=table.session, player_id=substitution.substitute_id,
+        by_player_id=substitution.absent_id,
+    )  # fmt: skip
+    substitution.delete()
+    standings_request(tournament_id=table.round.tournament_id, force=True)
 
 
 # --- the round clock -----------------------------------------------------------------------------
@@ -734,7 +913,10 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     version = selectors.tables_data_version(tournament_id)
     started = time.perf_counter()
     standings, complete, counted = selectors.standings_now(tournament)
-    names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
+    # the entries, and any substitute whose tables count for himself
+    names = dict(
+        Player.objects.filter(pk__in=[s.player for s in standings]).values_list("pk", "name")
+    )
     scale, rows = standings_json(standings, names)
     visible = None
     if (through := selectors.hidden_after(tournament)) is not None:

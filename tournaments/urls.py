@@ -44,6 +44,17 @@ urlpatterns = [
         api.TableApproveView.as_view(),
         name="tournament-table-approve",
     ),
+    path(
+        f"{R}/tables/<int:table>/substitutes/",
+        api.TableSubstituteView.as_view(),
+        name="tournament-table-substitutes",
+    ),
+    path(f"{T}/substitutes/", api.SubstituteListView.as_view(), name="tournament-substitutes"),
+    path(
+        f"{T}/substitutes/<int:pk>/",
+        api.SubstituteDetailView.as_view(),
+        name="tournament-substitute-detail",
+    ),
     path(f"{T}/standings/", api.StandingsView.as_view(), name="tournament-standings"),
     path(
         f"{T}/standings/reveal/",

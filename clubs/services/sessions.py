@@ -275,6 +275,40 @@ def session_result_enter(
     follow_session(session.pk)
 
 
+def _players_move(session: TableSession, moved: dict[int, int]) -> None:
+    """What was recorded for each player ``old`` of ``moved`` at this table (payments, entered
+    totals) is for ``moved[old]`` from now: the recorded hands stay with their seats."""
+
+    def follow(field: str) -> Case:
+        return Case(
+            *[When(**{field: old}, then=Value(new)) for old, new in moved.items()],
+            default=field, output_field=IntegerField(),
+        )  # fmt: skip
+
+    payments = Payment.objects.filter(hand__session=session)
+    payments.filter(payer_player__in=moved).update(payer_player=follow("payer_player"))
+    payments.filter(payee_player__in=moved).update(payee_player=follow("payee_player"))
+    session.results.filter(player__in=moved).update(player=follow("player"))
+
+
+@transaction.atomic
+def seat_player_replace(*, session: TableSession, player_id: int, by_player_id: int) -> None:
+    """The player in a seat is replaced by another (a tournament's 替补 substitute, or the
+    registered player back): the seat, its recorded payments and entered total go to
+    ``by_player_id``. The caller checks who may sit there; the table must not be locked."""
+    session = TableSession.objects.select_for_update().get(pk=session.pk)
+    if session.lock_code:
+        raise Conflict(session.lock_code, session.lock_message or "this table is locked")
+    if session.seats.filter(player_id=by_player_id).exists():
+        raise Conflict("already_seated", "this player already sits at the table")
+    if session.bettors.filter(player_id=by_player_id).exists():
+        raise Conflict("already_bettor", "this player bets at the table (叫马)")
+    if not session.seats.filter(player_id=player_id).update(player_id=by_player_id):
+        raise Conflict("not_seated", "this player does not sit at the table")
+    _players_move(session, {player_id: by_player_id})
+    follow_session(session.pk)
+
+
 @transaction.atomic
 def seats_repair(*, session: TableSession, order: list[int], reason: str, user) -> SeatRepair:
     """Put a table's seats right in one step (换座): ``order[n]`` is the seat whose player
@@ -295,19 +329,7 @@ def seats_repair(*, session: TableSession, order: list[int], reason: str, user) 
     seats = dict(session.seats.values_list("number", "player_id"))
     before = [seats[n] for n in range(4)]
     after = [before[order[n]] for n in range(4)]
-    # what was recorded for the player wrongly at a seat is for whoever sits there now
-    moved = {old: new for old, new in zip(before, after, strict=True) if old != new}
-
-    def follow(field: str) -> Case:
-        return Case(
-            *[When(**{field: old}, then=Value(new)) for old, new in moved.items()],
-            default=field, output_field=IntegerField(),
-        )  # fmt: skip
-
-    payments = Payment.objects.filter(hand__session=session)
-    payments.filter(payer_player__in=moved).update(payer_player=follow("payer_player"))
-    payments.filter(payee_player__in=moved).update(payee_player=follow("payee_player"))
-    session.results.filter(player__in=moved).update(player=follow("player"))
+    _players_move(session, {old: new for old, new in zip(before, after, strict=True) if old != new})
     session.seats.all().delete()  # (one player per seat, one seat per player: rewritten)
     Seat.objects.bulk_create(
         Seat(session=session, number=n, player_id=player) for n, player in enumerate(after)

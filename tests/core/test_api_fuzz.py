@@ -83,6 +83,7 @@ def real_name(path: str, parameter: str) -> str | None:
         ("tasks", "task_id"): "task",
         ("rulesets", "name"): "ruleset",
         ("penalties", "id"): "penalty",
+        ("substitutes", "id"): "substitution",
     }.get((before, parameter))
 
 

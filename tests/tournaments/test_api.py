@@ -279,14 +279,18 @@ def test_reseat_is_refused_once_the_round_has_results(
     one = seat(t)
     before = {tb.number: tb.session_id for tb in one.tables.all()}
     with django_capture_on_commit_callbacks(execute=True):
-        r = director_client.post(f"/api/v1/tournaments/{t.slug}/rounds/1/reseat/")
+        r = director_client.post(
+            f"/api/v1/tournaments/{t.slug}/rounds/1/reseat/", {"reason": "a late withdrawal"}
+        )
     assert r.status_code == 202
     one.refresh_from_db()
     assert one.status == Round.Status.SEATED
     # seated again: new table sessions
     assert {tb.session_id for tb in one.tables.all()}.isdisjoint(before.values())
+    one.refresh_from_db()
+    assert [r["reason"] for r in one.reseats] == ["a late withdrawal"]
     enter(one.tables.first(), [1, 1, -1, -1])
-    r = director_client.post(f"/api/v1/tournaments/{t.slug}/rounds/1/reseat/")
+    r = director_client.post(f"/api/v1/tournaments/{t.slug}/rounds/1/reseat/", {"reason": "again"})
     assert r.status_code == 409 and json_errors(r)[0]["code"] == "round_has_results"
 
 

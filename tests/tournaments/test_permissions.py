@@ -40,7 +40,7 @@ WRITES = [
     ("patch", "/api/v1/tournaments/{slug}/", {"name": "New name"}, "organiser"),
     ("post", "/api/v1/tournaments/{slug}/players/", {"name": "Entrant"}, "organiser"),
     ("patch", "/api/v1/tournaments/{slug}/players/{p0}/", {"seed_rating": 1}, "organiser"),
-    ("post", "/api/v1/tournaments/{slug}/rounds/1/reseat/", None, "organiser"),
+    ("post", "/api/v1/tournaments/{slug}/rounds/1/reseat/", {"reason": "again"}, "organiser"),
     ("post", "/api/v1/tournaments/{slug}/standings/", None, "organiser"),
     ("post", "/api/v1/tables/{table}/result/", "scores", "scorer"),
 ]

@@ -9,11 +9,13 @@ arithmetic here lets it be tested and benchmarked without a database.
   ``Name`` and key) and the chain that applies it;
 - ``rules.py``: a tournament's :class:`StandingsRules`;
 - ``compute.py``: :func:`compute_standings`, byes and withdrawn players;
+- ``finals.py``: :func:`order_finals`, the finalists ranked first (carry-over or from zero);
 - ``model.py``: the value types (:class:`TableResult` in, :class:`Standing` out) and
   :class:`StandingsError`. Points stay exact ``Fraction``\\ s; nothing here formats them.
 """
 
 from .compute import compute_standings
+from .finals import final_points, order_finals
 from .model import TABLE_SIZE, RoundEntry, Standing, StandingsError, TableResult
 from .placement import DEFAULT_PLACEMENT_POINTS, mean_placement_points, placement_points
 from .rules import StandingsRules
@@ -31,6 +33,8 @@ __all__ = [
     "TableResult",
     "Tiebreak",
     "compute_standings",
+    "final_points",
+    "order_finals",
     "mean_placement_points",
     "placement_points",
 ]

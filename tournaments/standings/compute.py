@@ -10,6 +10,8 @@
   (tiebreaks.py), in any order and any subset, each at most once.
 * **Withdrawn** players keep their results and are ranked like everyone else; ``withdrawn`` only
   flags them so the caller can decide what to show.
+* A seat whose player is **None** (a substitute's table that counts for nobody) takes its
+  place at the table, so the three others' placings are as played, and is credited to nobody.
 * **Penalties** are ``(player, points)`` pairs, whole placement points the referee takes off:
   a player's placement points are what his tables and byes give less his penalties (so every
   criterion that reads them, and the rank, counts them); ``penalty`` says how many.
@@ -47,9 +49,9 @@ def _check_table(result: TableResult, tallies: dict[int, Tally]) -> None:
             raise StandingsError(
                 "invalid_seat", f"{where}: {seat!r} is not (player, score)"
             ) from None
-        if player not in tallies:
+        if player is not None and player not in tallies:
             raise StandingsError("unknown_player", f"{where}: player {player!r} is not registered")
-        if player in seen:
+        if player is not None and player in seen:
             raise StandingsError(
                 "player_twice_at_table", f"{where}: player {player} is seated twice"
             )
@@ -109,6 +111,8 @@ def compute_standings(
         ranks: dict[int, int] = {}
         index = len(table_ranks)
         for (player, score), placing in zip(ordered, placings[ties_of(ordered)], strict=True):
+            if player is None:  # a substitute's seat that counts for nobody
+                continue
             key = (rnd, player)
             if key in seated:
                 other = seated[key]

@@ -22,11 +22,12 @@ class StandingsError(TournamentError):
 
 @dataclass(frozen=True)
 class TableResult:
-    """One table of one round: ``scores`` holds ``(player_id, table score)`` in seat order."""
+    """One table of one round: ``scores`` holds ``(player_id, table score)`` in seat order
+    (player None: a seat credited to nobody)."""
 
     round: int
     table: int
-    scores: tuple[tuple[int, int], ...]
+    scores: tuple[tuple[int | None, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,8 @@ class Standing:
     rounds: tuple[RoundEntry, ...]
     shared: bool  # the rank is shared with at least one other player
     penalty: int = 0  # placement points the referee took off (placement_points is after it)
+    #: a finalist's placement points in the final rounds (None: not a finalist)
+    final_points: Fraction | None = None
 
 
 def is_int(value: object) -> bool:
