@@ -17,6 +17,7 @@ api_v1_patterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("", include("ratings.urls")),
+    path("", include("exchange.urls")),
 ]
 
 urlpatterns = [

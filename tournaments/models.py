@@ -150,6 +150,9 @@ class Registration(models.Model):
     )
     player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="entries")
     seed_rating = models.IntegerField(null=True, blank=True)
+    club_name = models.CharField(
+        max_length=80, blank=True, help_text="the club he comes from, as the entry list says"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     first_round = models.PositiveSmallIntegerField(
         default=1, help_text="late entries play from this round on"

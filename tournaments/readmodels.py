@@ -262,6 +262,8 @@ class TournamentReport:
     withdrawn: tuple[Any, ...]
     #: (round number, table number, the seat repair) in the order they were made
     repairs: tuple[tuple[int, int, Any], ...] = ()
+    #: the substitutions (替补), by round and table
+    substitutes: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)

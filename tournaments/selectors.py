@@ -226,10 +226,12 @@ def session_credits(session_id: int) -> dict[int, int | None]:
     return _credits(rows[0][3], [r[:3] for r in rows])[session_id]
 
 
-def substitutes_listed(tournament: Tournament) -> list[Substitution]:
-    """Every substitution of the tournament, by round and table, with the players."""
+def substitutes_listed(tournament: Tournament, *, table: Table | None = None) -> list[Substitution]:
+    """Every substitution of the tournament (or of one table), by round and table, with the
+    players."""
+    where = {"table": table} if table is not None else {"table__round__tournament": tournament}
     return list(
-        Substitution.objects.filter(table__round__tournament=tournament)
+        Substitution.objects.filter(**where)
         .select_related("table__round", "absent", "substitute", "made_by")
         .order_by("table__round__number", "table__number", "pk")
     )
@@ -676,6 +678,7 @@ def tournament_report(tournament: Tournament, *, scores: bool = True) -> Tournam
         penalties=tuple(penalties_listed(tournament)),
         unlocks=tuple(unlocks.order_by("unlocked_at", "pk")),
         withdrawn=tuple(withdrawn.order_by("withdrawn_after", "pk")),
+        substitutes=tuple(substitutes_listed(tournament)),
     )
 
 

@@ -243,6 +243,7 @@ def registration_create(
     seed_rating: int | None = None,
     pinned_table: int | None = None,
     new_player: bool = False,
+    club_name: str = "",
 ) -> Registration:
     """Enter a player (an existing one, or a new one by name). After the start this is a
     late entry: he is seated from the next round on.
@@ -261,6 +262,7 @@ def registration_create(
                 player=player,
                 seed_rating=seed_rating,
                 pinned_table=pinned_table,
+                club_name=club_name,
                 first_round=_next_round_number(tournament),
             )
     except IntegrityError as e:

@@ -28,15 +28,25 @@ from pages.clubs.views import apply_problems
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import (
     REASON_TEXT,
+    SUBSTITUTE_COUNTS_TEXT,
     EntryForm,
     PenaltyForm,
     RevokeForm,
+    SubstituteForm,
     TableTotalsForm,
     TournamentForm,
 )
 from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
 from tournaments import selectors, services
-from tournaments.models import Penalty, Registration, Round, Table, Tournament
+from tournaments.models import (
+    Penalty,
+    Registration,
+    Round,
+    SubstituteCounts,
+    Substitution,
+    Table,
+    Tournament,
+)
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
@@ -77,10 +87,16 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 tiebreaks=form.tiebreaks(),
                 seed=data["seed"], is_public=data["is_public"], check_in=data["check_in"],
                 round_minutes=data["round_minutes"], hide_last_rounds=data["hide_last_rounds"] or 0,
-                approve_gate=data["approve_gate"],
+                approve_gate=data["approve_gate"], bye_points=data["bye_points"],
+                substitute_counts=data["substitute_counts"] or SubstituteCounts.REGISTERED,
+                finals_players=data["finals_players"] or 0,
+                finals_rounds=data["finals_rounds"] or 1,
+                finals_carry=data["finals_carry"] != "zero", consolation=data["consolation"],
             )  # fmt: skip
         except (Conflict, Invalid) as e:
-            apply_problems(form, e, _on_field("slug", "name", "placement_points"))
+            fields = ("slug", "name", "placement_points", "hide_last_rounds", "finals_players",
+                      "finals_rounds")  # fmt: skip
+            apply_problems(form, e, _on_field(*fields))
         else:
             messages.success(request, _("The tournament is open for entries."))
             return redirect("page-tournament-entries", slug=tournament.slug)
@@ -196,16 +212,28 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     # each table with its form, its own end when it was given time of its own, and whether it
     # waits for an approval
     live = {t.number: t for t in selectors.live_tables(latest).tables} if seated else {}
+    subs: dict[int, list[Substitution]] = {}
+    for sub in selectors.substitutes_listed(tournament) if seated else ():
+        if sub.table.round_id == latest.pk:
+            subs.setdefault(sub.table.number, []).append(sub)
+    first_final = tournament.first_final_round
+    in_finals = seated and first_final is not None and latest.number >= first_final
+    final_tables = selectors.finals_tables(tournament) if in_finals else 0
     tables = [
         (table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
-         else None, live[table.number].to_approve)
+         else None, live[table.number].to_approve, subs.get(table.number, ()),
+         table.number <= final_tables)
         for table, form in forms
     ]  # fmt: skip
+    may_seat = club_selectors.has_role(request.user, tournament.club, Role.ORGANISER)
     context = _context(
         request, tournament, latest=latest, detail=detail, tables=tables,
         clock=clock_shown(clock, timezone.now()),
         round_minutes=tournament.round_minutes or DEFAULT_ROUND_MINUTES,
-        may_seat=club_selectors.has_role(request.user, tournament.club, Role.ORGANISER),
+        may_seat=may_seat,
+        may_reseat=may_seat and seated and tournament.status != Tournament.Status.FINISHED
+        and not detail.tables_with_result and not selectors.round_has_results(latest),
+        final_round=bool(final_tables),
         latest_status=ROUND_STATUS_TEXT.get(latest.status, latest.status) if latest else "",
         seating=latest is not None and latest.status == Round.Status.SEATING,
         refresh=SEATING_REFRESH_SECONDS,
@@ -304,6 +332,78 @@ def round_seat(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _error_text(e))
     else:
         messages.info(request, _("Round %(n)s is being seated.") % {"n": round_.number})
+    return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_POST
+def round_reseat(request: HttpRequest, slug: str) -> HttpResponse:
+    """Seat the latest round again, with a reason (kept), while nothing was played at it."""
+    tournament = _directed(request, slug)
+    latest = selectors.latest_round(tournament)
+    if latest is None:
+        raise Http404
+    try:
+        services.round_reseat(round_=latest, reason=request.POST.get("reason", ""),
+                              user=request.user)  # fmt: skip
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    else:
+        messages.info(request, _("Round %(n)s is being seated again.") % {"n": latest.number})
+    return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_http_methods(["GET", "POST"])
+def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """替补 (an organiser): who plays a table of the round for an absent registered player,
+    and the substitutes already at it (each can be undone)."""
+    tournament = _directed(request, slug)
+    round_ = get_object_or_404(tournament.round_set, number=number, status=Round.Status.SEATED)
+    found = get_object_or_404(round_.tables.select_related("session"), number=table)
+    round_.tournament = tournament
+    here = selectors.substitutes_listed(tournament, table=found)
+    standing_in = {s.substitute_id for s in here}
+    seats = [s for s in selectors.seat_rows(round_) if s.table == table]
+    members = club_selectors.club_players(
+        tournament.club, limit=club_selectors.PLAYERS_SHOWN
+    ).members
+    form = SubstituteForm(
+        request.POST or None, seats=[s for s in seats if s.player not in standing_in],
+        players=members,
+    )  # fmt: skip
+    if request.method == "POST" and form.is_valid():
+        try:
+            made = services.substitute_seat(
+                table=found, absent_id=int(form.cleaned_data["absent"]), user=request.user,
+                reason=form.cleaned_data["reason"], **form.substitute(),
+            )  # fmt: skip
+        except (Conflict, Invalid) as e:
+            apply_problems(form, e, _on_field("absent", "name", "reason"))
+        else:
+            text = _("%(sub)s plays table %(t)s for %(absent)s.")
+            messages.success(request, text % {
+                "sub": made.substitute.name, "t": table, "absent": made.absent.name})  # fmt: skip
+            return redirect("page-tournament-desk", slug=tournament.slug)
+    context = _context(
+        request, tournament, round=round_, table=found, form=form, here=here,
+        counts=SUBSTITUTE_COUNTS_TEXT.get(tournament.substitute_counts, ""),
+    )  # fmt: skip
+    return render(request, "pages/tournaments/substitute.html", context)
+
+
+@require_POST
+def substitute_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The registered player takes his seat back (an organiser)."""
+    tournament = _directed(request, slug)
+    found = get_object_or_404(
+        Substitution.objects.select_related("absent"), table__round__tournament=tournament, pk=pk
+    )
+    try:
+        services.substitute_remove(substitution=found)
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
+    else:
+        text = _("%(name)s has his seat back.")
+        messages.success(request, text % {"name": found.absent.name})
     return redirect("page-tournament-desk", slug=tournament.slug)
 
 

@@ -14,7 +14,7 @@ from pages.clubs.forms import KeyedSelect, TableForm, preset_rules, search_keys
 from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
 from pages.words import name_text
-from tournaments.models import Penalty, Tournament
+from tournaments.models import Penalty, SubstituteCounts, Tournament
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
 #: the sets of placement points a club usually plays, offered beside the field
@@ -22,6 +22,14 @@ USUAL_POINTS = ("4 2 1 0", "4 3 2 1", "8 4 2 0", "0 0 0 0")
 #: the most rounds and hands a page offers (the API has its own bounds)
 MAX_ROUNDS = 30
 MAX_HANDS = 64
+
+
+#: whose result a substitute's table is, in words
+SUBSTITUTE_COUNTS_TEXT = {
+    SubstituteCounts.REGISTERED: _("The registered player he replaces"),
+    SubstituteCounts.SUBSTITUTE: _("The substitute himself"),
+    SubstituteCounts.NOBODY: _("Nobody: the seat scores for no one"),
+}
 
 
 class TournamentForm(RulesOptionsMixin, forms.Form):
@@ -102,6 +110,39 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         required=False,
         help_text=_("Tick them on the check-in page as they arrive; a round seats no one else."),
     )
+    bye_points = forms.DecimalField(
+        label=_("Placement points for a bye (optional)"),
+        min_value=0, max_value=1000, max_digits=6, decimal_places=2, required=False,
+        help_text=_("Left empty: the mean of the placement points (1.75 for 4 2 1 0)."),
+    )  # fmt: skip
+    substitute_counts = forms.ChoiceField(
+        label=_("A substitute's (替补) table counts for"),
+        choices=list(SUBSTITUTE_COUNTS_TEXT.items()),
+        initial=SubstituteCounts.REGISTERED,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("Standings, ratings and statistics all follow this choice."),
+    )
+    finals_players = forms.TypedChoiceField(
+        label=_("Finals (决赛)"),
+        choices=[(0, _("No finals")), (4, _("The top 4: one final table")),
+                 (8, _("The top 8: two final tables")), (16, _("The top 16: four final tables"))],
+        coerce=int, initial=0, required=False, empty_value=0,
+    )  # fmt: skip
+    finals_rounds = forms.IntegerField(
+        label=_("Final rounds (the last rounds of the number above)"),
+        min_value=1, max_value=10, initial=1, required=False,
+    )  # fmt: skip
+    finals_carry = forms.ChoiceField(
+        label=_("The finals rank by"),
+        choices=[("carry", _("All points: the qualifying points carry over (带分)")),
+                 ("zero", _("The finals' points alone: everyone starts from zero (清零)"))],
+        initial="carry", required=False, widget=forms.RadioSelect,
+    )  # fmt: skip
+    consolation = forms.BooleanField(
+        label=_("The other players play on at their own tables during the finals"),
+        required=False, initial=True,
+    )  # fmt: skip
     seed = forms.IntegerField(
         label=_("Seating seed"),
         initial=0,
@@ -262,6 +303,43 @@ class PenaltyForm(forms.Form):
         ]
         if rounds:
             self.initial.setdefault("round", str(rounds))
+
+
+class SubstituteForm(forms.Form):
+    """替补: who is absent at the table, and who plays for him (a player of the club, or a
+    new person by name)."""
+
+    absent = forms.ChoiceField(label=_("Absent player"), widget=forms.RadioSelect)
+    player = forms.ChoiceField(label=_("Plays for him: a player of the club"), required=False)
+    name = forms.CharField(label=_("or a new person's name"), max_length=80, required=False)
+    reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
+
+    def __init__(self, *args, seats, players, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["absent"].choices = [(str(s.player), s.name) for s in seats]
+        self.members = {str(m.player_id): m for m in players}
+        self.fields["player"].widget = KeyedSelect(
+            {pid: search_keys(m.name) for pid, m in self.members.items()}
+        )
+        self.fields["player"].choices = [("", "—")] + [
+            (pid, m.name) for pid, m in self.members.items()
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if bool(data.get("player")) == bool(data.get("name", "").strip()):
+            raise ValidationError(
+                _("Choose a player of the club, or write a new person's name: one of the two."),
+                code="one_of_two",
+            )
+        return data
+
+    def substitute(self) -> dict[str, Any]:
+        """What ``substitute_seat`` takes."""
+        data = self.cleaned_data
+        if data["player"]:
+            return {"substitute": self.members[data["player"]].player}
+        return {"name": data["name"].strip(), "new_player": True}
 
 
 class RevokeForm(forms.Form):

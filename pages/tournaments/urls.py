@@ -4,13 +4,18 @@ entries and the round desk."""
 
 from django.urls import path
 
-from pages.tournaments import director, private, views
+from pages.tournaments import director, importing, private, views
 
 T = "tournaments/<slug:slug>"
 
 urlpatterns = [
     path("clubs/<slug:slug>/tournaments/new/", director.tournament_new, name="page-tournament-new"),
     path(f"{T}/entries/", director.entries, name="page-tournament-entries"),
+    path(
+        f"{T}/entries/import/",
+        importing.entries_import_page,
+        name="page-tournament-entries-import",
+    ),
     path(f"{T}/slips/", private.slips, name="page-tournament-slips"),
     path("me/<str:key>/", private.my_page, name="page-me"),
     path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
@@ -23,6 +28,17 @@ urlpatterns = [
         name="page-tournament-penalty-revoke",
     ),
     path(f"{T}/desk/seat/", director.round_seat, name="page-tournament-seat"),
+    path(f"{T}/desk/reseat/", director.round_reseat, name="page-tournament-reseat"),
+    path(
+        f"{T}/rounds/<int:number>/tables/<int:table>/substitute/",
+        director.table_substitute,
+        name="page-tournament-substitute",
+    ),
+    path(
+        f"{T}/substitutes/<int:pk>/undo/",
+        director.substitute_undo,
+        name="page-tournament-substitute-undo",
+    ),
     path(f"{T}/desk/clock/", director.clock_change, name="page-tournament-clock"),
     path(f"{T}/desk/approve/", director.table_approve, name="page-tournament-approve"),
     path(

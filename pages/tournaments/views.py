@@ -63,6 +63,8 @@ SEATING_TEXT = {
 SHOWS = ("standings", "seating")
 #: the standings' column of the referee's penalties (shown when anyone has one)
 PENALTY = "penalty"
+#: the standings' column of the finalists' points in the final rounds (shown once there are)
+FINAL = "final_points"
 
 
 def tournament_for(request: HttpRequest, slug: str) -> Tournament:
@@ -174,6 +176,8 @@ def _value(row: StandingRow, code: str) -> str:
         return _signed(row.head_to_head) if row.shared or row.head_to_head else "—"
     if code == PENALTY:
         return _signed(-row.penalty) if row.penalty else ""
+    if code == FINAL:
+        return "" if row.final_points is None else fraction_text(row.final_points)
     return ""
 
 
@@ -198,6 +202,10 @@ def standings_of(tournament: Tournament, *, rounds: bool = True, full: bool = Fa
         # after the placement points they were taken off
         codes.insert(1, PENALTY)
         columns.insert(1, Column(PENALTY, _("Penalty (罚分)")))
+    if any(row.final_points is not None for row in table.rows):
+        # the finalists rank first; from zero, by these points alone
+        codes.insert(0, FINAL)
+        columns.insert(0, Column(FINAL, _("Finals (决赛)")))
     last = max((c.round for row in table.rows for c in row.rounds), default=0)
     numbers = tuple(range(1, last + 1)) if rounds else ()
     lines = []
@@ -368,6 +376,11 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
         # the hidden last rounds: not one of their results before they are revealed
         found = replace(found, rounds=tuple(r for r in found.rounds if r.round.number <= through))
     cells = {(row.player, c.round): c for row in table.table.rows for c in row.rounds}
+    # a substitute's seat shows the cell of whom the table counts for (the absent entry's)
+    for sub in found.substitutes:
+        key = (sub.absent_id, sub.table.round.number)
+        if key in cells:
+            cells.setdefault((sub.substitute_id, key[1]), cells[key])
     if request.GET.get("format") == "csv":
         return _report_csv(tournament, found, cells)
     members = club_selectors.has_role(request.user, tournament.club, Role.MEMBER)
@@ -395,7 +408,7 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
 
 #: the report's CSV: one row per player and round
 REPORT_COLUMNS = ("round", "table", "seat", "player", "name", "table_score", "placement_points",
-                  "bye")  # fmt: skip
+                  "bye", "substitute_for")  # fmt: skip
 
 
 def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
@@ -403,9 +416,11 @@ def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-report.csv"'
     writer = csv.DictWriter(response, fieldnames=REPORT_COLUMNS)
     writer.writeheader()
+    stood_in = {(s.table.round.number, s.substitute_id): s.absent for s in found.substitutes}
     for detail in found.rounds:
         number = detail.round.number
         for row in [s for t in detail.table_rows for s in t.seats] + list(detail.bye_rows):
+            absent = stood_in.get((number, row.player))
             cell = cells.get((row.player, number))
             writer.writerow(safe_row({
                 "round": number, "table": row.table or "", "seat": "" if row.seat is None
@@ -413,6 +428,7 @@ def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
                 "table_score": "" if cell is None else cell.table_score,
                 "placement_points": "" if cell is None else fraction_text(cell.placement_points),
                 "bye": "yes" if row.table is None else "",
+                "substitute_for": absent.name if absent else "",
             }))  # fmt: skip
     return response
 

@@ -115,6 +115,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "preset": "ruleset",
             "player": "registration" if tournament else None,
             "key": "private_key",
+            "table": "table" if tournament else None,
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"
     return world.names[kind]
@@ -127,6 +128,7 @@ PK_KINDS = (
     ("page-member", "membership"),
     ("page-invitation", "invitation"),
     ("page-tournament-penalty", "penalty"),
+    ("page-tournament-substitute", "substitution"),
 )
 
 

@@ -87,6 +87,8 @@ MEMBERS_CLUB = {
     "page-tournament-check-in": (404, 404, 403, 200, 200, 200),
     "page-tournament-penalties": (404, 404, 403, 403, 200, 200),  # a referee's, and up
     "page-tournament-slips": (404, 404, 403, 403, 200, 200),
+    "page-tournament-entries-import": (404, 404, 403, 403, 200, 200),
+    "page-tournament-substitute": (404, 404, 403, 403, 200, 200),
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
@@ -104,6 +106,7 @@ DIRECTOR_PAGES = [
     "page-tournament-check-in",
     "page-tournament-penalties",
     "page-tournament-slips",
+    "page-tournament-entries-import",
 ]
 PUBLIC_CLUB = {
     **MEMBERS_CLUB,
@@ -128,6 +131,8 @@ PUBLIC_CLUB = {
     "page-tournament-check-in": (302, 403, 403, 200, 200, 200),
     "page-tournament-penalties": (302, 403, 403, 403, 200, 200),
     "page-tournament-slips": (302, 403, 403, 403, 200, 200),
+    "page-tournament-entries-import": (302, 403, 403, 403, 200, 200),
+    "page-tournament-substitute": (302, 403, 403, 403, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }
@@ -148,6 +153,8 @@ ACTIONS = (
     "page-tournament-reveal",
     "page-tournament-approve",
     "page-tournament-round-lock",
+    "page-tournament-reseat",
+    "page-tournament-substitute-undo",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -221,6 +228,9 @@ def world(request):
         "page-tournament-reveal": ["private-cup"],
         "page-tournament-approve": ["private-cup"],
         "page-tournament-round-lock": ["private-cup", 1],
+        "page-tournament-reseat": ["private-cup"],
+        "page-tournament-substitute": ["private-cup", 1, 1],
+        "page-tournament-substitute-undo": ["private-cup", 1],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],

@@ -366,3 +366,75 @@ def test_an_earlier_round_is_unlocked_with_a_reason_corrected_and_locked_again(
     browser.post(url, {"action": "lock"})
     table.session.refresh_from_db()
     assert table.session.lock_code == "round_locked"
+
+
+# --- substitutes, seating again, entries from a file ----------------------------------------------
+
+
+def test_a_substitute_on_the_page_and_undone(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    table = four.round_set.get().tables.get()
+    absent = table.session.seats.get(number=2).player
+    url = "/tournaments/cup/rounds/1/tables/1/substitute/"
+    page = browser.get(url).content.decode()
+    assert "The registered player he replaces" in page and absent.name in page
+    # one of the two: a club player or a new person's name
+    assert "one of the two" in errors_of(browser.post(url, {"absent": absent.pk}))
+    with django_capture_on_commit_callbacks(execute=True):
+        made = browser.post(url, {"absent": absent.pk, "name": "Reserve", "reason": "ill"})
+    assert made.status_code == 302
+    assert table.session.seats.get(number=2).player.name == "Reserve"
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert f"Reserve plays for {absent.name}" in desk
+    sub = table.substitutions.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert browser.post(f"/tournaments/cup/substitutes/{sub.pk}/undo/").status_code == 302
+    assert table.session.seats.get(number=2).player == absent
+
+
+def test_a_round_seated_again_with_a_reason(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    assert "Seat round 1 again" in browser.get("/tournaments/cup/desk/").content.decode()
+    browser.post("/tournaments/cup/desk/reseat/", {"reason": ""})  # refused: no reason
+    assert four.round_set.get().reseats == []
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.post("/tournaments/cup/desk/reseat/", {"reason": "D left"})
+    round_ = four.round_set.get()
+    assert [r["reason"] for r in round_.reseats] == ["D left"] and round_.status == "seated"
+    assert "Seated again: D left" in browser.get("/tournaments/cup/desk/").content.decode()
+
+
+def test_entries_from_a_file_with_a_duplicate_decided(host, cup, browser):
+    MembershipFactory(club=host, player=PlayerFactory(name="王伟"))
+    rows = "姓名,俱乐部\n王维,成都\n刘洋,\n"
+    url = "/tournaments/cup/entries/import/"
+    preview = browser.post(url, {"csv": rows, "action": "preview"}).content.decode()
+    assert "read alike (same pinyin) as 王伟" in preview and "1 row waits for a decision" in preview
+    refused = browser.post(url, {"csv": rows, "action": "import"})
+    assert refused.status_code == 200 and "Decide each flagged row" in errors_of(refused)
+    assert not cup.registrations.exists()
+    done = browser.post(url, {"csv": rows, "action": "import", "d-2": "new"})
+    assert done.status_code == 302
+    assert entered(cup) == [("刘洋", "active"), ("王维", "active")]
+
+
+def test_the_new_tournament_page_sets_finals_substitutes_and_byes(host, browser):
+    form = {**FORM, "rounds": "5", "finals_players": "8", "finals_rounds": "2",
+            "finals_carry": "zero", "substitute_counts": "nobody", "bye_points": "2"}  # fmt: skip
+    assert browser.post("/clubs/host/tournaments/new/", form).status_code == 302
+    t = Tournament.objects.get()
+    assert (t.finals_players, t.finals_rounds, t.finals_carry, t.consolation) == (
+        8,
+        2,
+        False,
+        False,
+    )
+    assert t.first_final_round == 4 and t.substitute_counts == "nobody" and t.bye_points == 2
+    # a final of every round leaves no round to qualify in: refused under its field
+    t.delete()
+    refused = browser.post("/clubs/host/tournaments/new/", {**form, "finals_rounds": "5"})
+    assert "before the finals" in errors_of(refused) and not Tournament.objects.exists()
