@@ -7,7 +7,18 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+)
 from django.db.models.functions import Coalesce, Now
 
 from clubs.models import (
@@ -167,17 +178,21 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
     entered, or at least the tournament's number of hands recorded (totals from the payments)."""
     where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
     tables = list(
-        _tables_counted(**where).values_list(
-            "pk", "round__number", "number", "session_id", "hands", "entered", "approved"
+        _tables_counted(**where)
+        .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
+        .values_list(
+            "pk", "round__number", "number", "session_id", "hands", "entered", "approved",
+            "substituted",
         )
-    )
+    )  # fmt: skip
     done = [
         t[:6] for t in tables if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6])
     ]
     if not done:
         return {}
     outcomes = session_outcomes(t[3] for t in done)
-    credits = credited_players(tournament, [t[0] for t in done])
+    substituted = [t[0] for t in tables if t[7]]
+    credits = credited_players(tournament, substituted) if substituted else {}
     return {
         pk: TableResult(
             round=round_number,
@@ -466,7 +481,9 @@ def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> l
     )
     if results is None:
         results = table_results(round_.tournament, round_)
-    scores = {pk: dict(r.scores) for pk, r in results.items() if pk in numbers}
+    # by seat (a result's scores are in seat order; its players are whom each seat counts
+    # for, a substitute's seat possibly another's)
+    scores = {pk: [score for _, score in r.scores] for pk, r in results.items() if pk in numbers}
     rows = []
     for session, number, player, name in sorted(seats, key=lambda s: (numbers[tables[s[0]]], s[1])):
         table = tables[session]
@@ -475,7 +492,7 @@ def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> l
             SeatRow(
                 round=round_.number, table=numbers[table], table_id=table, session=session,
                 seat=number, player=player, name=name, first_dealer=number == 0,
-                score=None if table_scores is None else table_scores[player],
+                score=None if table_scores is None else table_scores[number],
             )
         )  # fmt: skip
     names = dict(

@@ -62,7 +62,7 @@ def test_a_tournament_day_on_pages_only(browser, live_server, shots, in_process_
     # 1. a new tournament from the club page
     page.get_by_role("link", name="新比赛").click()
     page.get_by_label("比赛名称").fill("周末杯")
-    page.get_by_label("轮数").fill("2")
+    page.get_by_label("轮数", exact=True).fill("2")
     page.get_by_label("每桌每轮局数").fill("4")
     page.get_by_label("只给当天签到的牌友排座（签到）").check()
     assert _no_sideways_scroll(page)

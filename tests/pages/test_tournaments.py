@@ -475,7 +475,9 @@ def test_the_report_as_csv_has_a_row_per_player_and_round(cup):
     answer = en().get("/tournaments/spring-cup/report/?format=csv")
     assert answer["Content-Type"].startswith("text/csv")
     lines = answer.content.decode().splitlines()
-    assert lines[0] == "round,table,seat,player,name,table_score,placement_points,bye"
+    assert (
+        lines[0] == "round,table,seat,player,name,table_score,placement_points,bye,substitute_for"
+    )
     got = sorted(tuple(line.split(",")[i] for i in (0, 4, 5, 6)) for line in lines[1:])
     assert got == sorted([
         ("1", "P01", "30", "4"), ("1", "P02", "10", "2"), ("1", "P03", "-10", "1"),
