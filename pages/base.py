@@ -73,6 +73,8 @@ ERROR_TEXT = {
     "file_too_large": _("The file is too large."),
     "too_many_rows": _("The file has too many rows."),
     "invalid_name": _("A name of at most 80 characters, without control characters."),
+    "table_disputed": _("This table is disputed: the referee resolves it first."),
+    "not_disputed": _("This table is not disputed."),
     "four_players": _("A table seats four different players."),
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),

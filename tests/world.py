@@ -90,6 +90,8 @@ def build_world(monkeypatch) -> World:
         if revoked:
             tournament_services.penalty_revoke(penalty=penalty, reason="fuzz", user=private_owner)
 
+    # the private cup's table card
+    tournament_services.table_cards(round_=private_cup.round_set.get())
     # a substitute at the private cup's table
     tournament_services.substitute_seat(
         table=private_cup.round_set.get().tables.get(),
@@ -115,6 +117,9 @@ def build_world(monkeypatch) -> World:
         "registration": numbers(Registration.objects.values_list("player_id", flat=True)),
         "penalty": list(Penalty.objects.values_list("pk", flat=True)),
         "substitution": list(Substitution.objects.values_list("pk", flat=True)),
+        "table_key": list(
+            Table.objects.exclude(scorer_key=None).values_list("scorer_key", flat=True)
+        ),
         "private_key": list(
             Registration.objects.exclude(private_key=None).values_list("private_key", flat=True)
         ),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,6 +32,8 @@ from tournaments.serializers import (
     ClockExtendInSerializer,
     ClockOutSerializer,
     ClockStartInSerializer,
+    DisputeInSerializer,
+    DisputeOutSerializer,
     PenaltyInSerializer,
     PenaltyOutSerializer,
     PenaltyRevokeInSerializer,
@@ -44,6 +47,7 @@ from tournaments.serializers import (
     StandingsOutSerializer,
     SubstituteInSerializer,
     SubstitutionOutSerializer,
+    TableCardOutSerializer,
     TableResultInSerializer,
     TaskAcceptedSerializer,
     TournamentInSerializer,
@@ -359,6 +363,43 @@ class TableApproveView(ApiView):
         found = table_for(request, slug, number, table, Role.REFEREE)
         services.table_approve(table=found, user=request.user)
         return session_response(request, found.session)
+
+
+class TableDisputeView(ApiView):
+    """Mark a table disputed for the referee (a scorer): it is not approved until resolved."""
+
+    @extend_schema(request=DisputeInSerializer, responses=DisputeOutSerializer)
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = table_for(request, slug, number, table, Role.SCORER)
+        data = self.valid(DisputeInSerializer, request)
+        marked = services.table_dispute(table=found, words=data["words"])
+        return Response(DisputeOutSerializer(marked).data)
+
+
+class TableDisputeResolveView(ApiView):
+    """The referee resolves a table's dispute, saying how (both are kept)."""
+
+    @extend_schema(request=DisputeInSerializer, responses=DisputeOutSerializer)
+    def post(self, request: Request, slug: str, number: int, table: int) -> Response:
+        found = table_for(request, slug, number, table, Role.REFEREE)
+        data = self.valid(DisputeInSerializer, request)
+        resolved = services.table_dispute_resolve(table=found, words=data["words"])
+        return Response(DisputeOutSerializer(resolved).data)
+
+
+class TableCardsView(ApiView):
+    """The round's table cards (an organiser): each table's link that opens it for its scorer,
+    no login, until the round locks (made on first asking)."""
+
+    @extend_schema(responses=TableCardOutSerializer(many=True))
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        round_ = round_for(request, slug, number, Role.ORGANISER)
+        cards = [
+            {"number": t.number,
+             "url": request.build_absolute_uri(reverse("page-table-card", args=[t.scorer_key]))}
+            for t in services.table_cards(round_=round_) if t.scorer_key
+        ]  # fmt: skip
+        return Response(TableCardOutSerializer(cards, many=True).data)
 
 
 class SubstituteListView(ApiView):

@@ -261,6 +261,16 @@ class Table(models.Model):
         related_name="+",
     )  # fmt: skip
     approved_at = models.DateTimeField(null=True, blank=True)
+    scorer_key = models.CharField(
+        max_length=43, unique=True, null=True, blank=True,
+        help_text="the table card's link /t/<key>/: whoever holds it records the table's hands "
+        "(no login) until the round locks, when the key is cleared for good",
+    )  # fmt: skip
+    disputed_at = models.DateTimeField(
+        null=True, blank=True, help_text="marked for the referee: not approved until resolved"
+    )
+    dispute = models.CharField(max_length=200, blank=True, help_text="what is disputed")
+    dispute_resolution = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["round_id", "number"]

@@ -858,3 +858,29 @@ def rank_changes(tournament: Tournament, table: StandingsTable) -> RankChanges:
     if len(_CHANGES) > CHANGES_CACHE_SIZE:
         _CHANGES.popitem(last=False)
     return changes
+
+
+def table_by_key(key: str) -> Table | None:
+    """The table a table card's link names, while its link works (its round not locked, the
+    tournament not finished); None otherwise."""
+    if not key or len(key) > 64:
+        return None
+    return (
+        Table.objects.select_related("round__tournament", "session")
+        .filter(scorer_key=key, session__lock_code="")
+        .exclude(round__tournament__status=Tournament.Status.FINISHED)
+        .first()
+    )
+
+
+def table_key_valid(session_id: int, key: str) -> bool:
+    """Whether a table card's key still opens this table session."""
+    table = table_by_key(key)
+    return table is not None and table.session_id == session_id
+
+
+def disputes_of(round_: Round) -> dict[int, Table]:
+    """The round's tables that are disputed or had a dispute resolved, by number."""
+    tables = round_.tables.filter(Q(disputed_at__isnull=False) | ~Q(dispute=""))
+    return {t.number: t for t in tables.only("number", "disputed_at", "dispute",
+                                              "dispute_resolution")}  # fmt: skip

@@ -282,6 +282,25 @@ class ReseatInSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=200, help_text="why the round is seated again (kept)")
 
 
+class DisputeInSerializer(serializers.Serializer):
+    words = serializers.CharField(max_length=200, help_text="what is disputed, or how resolved")
+
+
+class DisputeOutSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="number")
+    disputed = serializers.SerializerMethodField()
+    dispute = serializers.CharField()
+    resolution = serializers.CharField(source="dispute_resolution")
+
+    def get_disputed(self, table) -> bool:
+        return table.disputed_at is not None
+
+
+class TableCardOutSerializer(serializers.Serializer):
+    table = serializers.IntegerField(source="number")
+    url = serializers.CharField(help_text="opens the table for its scorer until the round locks")
+
+
 class SubstituteInSerializer(serializers.Serializer):
     absent = serializers.IntegerField(help_text="the registered player seated at the table")
     substitute = EntrantField(required=False, allow_null=True, default=None)

@@ -343,7 +343,12 @@ _LOCK_MESSAGES = {
 
 
 def _lock(sessions, code: str, why: str = "") -> None:
-    sessions.update(lock_code=code, lock_message=_LOCK_MESSAGES[code].format(why=why))
+    """Lock these table sessions; their table cards' links stop working for good."""
+    ids = list(sessions.values_list("pk", flat=True))  # (before: the filter may be on the lock)
+    TableSession.objects.filter(pk__in=ids).update(
+        lock_code=code, lock_message=_LOCK_MESSAGES[code].format(why=why)
+    )
+    Table.objects.filter(session_id__in=ids).exclude(scorer_key=None).update(scorer_key=None)
 
 
 def _freeze(tournament: Tournament) -> None:
@@ -688,6 +693,52 @@ def private_key_renew(*, registration: Registration) -> Registration:
     return registration
 
 
+# --- table cards ---------------------------------------------------------------------------------
+
+
+def table_cards(*, round_: Round) -> list[Table]:
+    """The round's tables, each with its table card's key (made for a table that has none, 256
+    bits): the card's QR opens the table for whoever holds it, no login, until the round
+    locks. A round already locked has no card."""
+    for table in round_.tables.filter(scorer_key=None, session__lock_code=""):
+        Table.objects.filter(pk=table.pk, scorer_key=None).update(
+            scorer_key=secrets.token_urlsafe(32)
+        )
+    return list(round_.tables.select_related("session").order_by("number"))
+
+
+# --- disputes -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_dispute(*, table: Table, words: str) -> Table:
+    """Mark a table disputed for the referee (a scorer at the desk): what is disputed, in
+    words. A disputed table is not approved until the referee resolves it."""
+    if not isinstance(words, str) or not words.strip():
+        raise Invalid.single("words", "reason_required", "say what is disputed")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    table.disputed_at = timezone.now()
+    table.dispute = clean_text(words.strip(), "words")[:200]
+    table.dispute_resolution = ""
+    table.save(update_fields=["disputed_at", "dispute", "dispute_resolution"])
+    return table
+
+
+@transaction.atomic
+def table_dispute_resolve(*, table: Table, words: str) -> Table:
+    """The referee resolves a dispute, saying how (a correction is made on the table as
+    usual); the dispute and its resolution stay in the record."""
+    if not isinstance(words, str) or not words.strip():
+        raise Invalid.single("words", "reason_required", "say how it was resolved")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.disputed_at is None:
+        raise Conflict("not_disputed", f"table {table.number} is not disputed")
+    table.disputed_at = None
+    table.dispute_resolution = clean_text(words.strip(), "words")[:200]
+    table.save(update_fields=["disputed_at", "dispute_resolution"])
+    return table
+
+
 # --- the approve gate -----------------------------------------------------------------------------
 
 
@@ -699,6 +750,9 @@ def table_approve(*, table: Table, user) -> Table:
     tournament = table.round.tournament
     if not selectors.table_has_result(table):
         raise Conflict("table_not_done", f"table {table.number} has no result yet")
+    if table.disputed_at is not None:
+        message = f"table {table.number} is disputed: the referee resolves it first"
+        raise Conflict("table_disputed", message)
     table.approved_version = TableSession.objects.get(pk=table.session_id).data_version
     table.approved_by = user
     table.approved_at = timezone.now()

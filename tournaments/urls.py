@@ -49,6 +49,17 @@ urlpatterns = [
         api.TableSubstituteView.as_view(),
         name="tournament-table-substitutes",
     ),
+    path(
+        f"{R}/tables/<int:table>/dispute/",
+        api.TableDisputeView.as_view(),
+        name="tournament-table-dispute",
+    ),
+    path(
+        f"{R}/tables/<int:table>/dispute/resolve/",
+        api.TableDisputeResolveView.as_view(),
+        name="tournament-table-dispute-resolve",
+    ),
+    path(f"{R}/cards/", api.TableCardsView.as_view(), name="tournament-round-cards"),
     path(f"{T}/substitutes/", api.SubstituteListView.as_view(), name="tournament-substitutes"),
     path(
         f"{T}/substitutes/<int:pk>/",

@@ -91,9 +91,14 @@ def changed_words(changes) -> str:
 # --- access ------------------------------------------------------------------------------------
 
 
-def table_view(read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST")):
+def table_view(
+    read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST"),
+    card: bool = False,
+):  # fmt: skip
     """A view of one session: loaded with its seats, checked with the API's rules (``read``
-    for GET, ``write`` for POST); a visitor who must log in is sent to the login page."""
+    for GET, ``write`` for POST); a visitor who must log in is sent to the login page.
+    ``card``: a visitor who opened the table with its table card's link (``/t/<key>/``, while
+    it works) may use it as the table's scorer, without a login."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -104,6 +109,8 @@ def table_view(read: str | None = None, write: str | None = Role.SCORER, methods
             if session is None:
                 raise Http404
             role = write if request.method == "POST" else read
+            if card and carries_card(request, session):
+                return view(request, session, **kwargs)
             try:
                 authorize(request, session.club, role)
             except NotFound as e:
@@ -122,8 +129,25 @@ def table_view(read: str | None = None, write: str | None = Role.SCORER, methods
     return decorate
 
 
+#: where a browser keeps the table cards it was opened with: session id → the card's key
+CARDS = "table_cards"
+
+
+def carries_card(request: HttpRequest, session: TableSession) -> bool:
+    """The visitor opened this table with its table card, and the card still works."""
+    key = request.session.get(CARDS, {}).get(str(session.pk))
+    return key is not None and tournament_selectors.table_key_valid(session.pk, key)
+
+
 def _can(request: HttpRequest, session: TableSession, role: str) -> bool:
-    return selectors.has_role(request.user, session.club, role)
+    if selectors.has_role(request.user, session.club, role):
+        return True
+    return role == Role.SCORER and carries_card(request, session)
+
+
+def author(request: HttpRequest):
+    """Who a write is by: the signed-in user, or nobody known (a table card's holder)."""
+    return request.user if request.user.is_authenticated else None
 
 
 # --- the form's rows ---------------------------------------------------------------------------
@@ -478,7 +502,7 @@ def _same_hand(session: TableSession, number: int, record: dict) -> bool:
     return same and record.get("dealer", hand.dealer) == hand.dealer
 
 
-@table_view(read=None, write=Role.SCORER)
+@table_view(read=None, write=Role.SCORER, card=True)
 def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The table; a POST records a hand from the hand form."""
     if request.method != "POST":
@@ -490,7 +514,7 @@ def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
         return _page(request, session, values=values, problems=problems, status=400)
     url = reverse("page-session", args=[session.pk])
     try:
-        view = hand_services.hand_record(session=session, data=record, user=request.user)
+        view = hand_services.hand_record(session=session, data=record, user=author(request))
     except ServiceError as e:
         number = record.get("number")
         if e.code == "hand_exists" and number and _same_hand(session, number, record):
@@ -513,7 +537,7 @@ def _hand_or_404(session: TableSession, number: int):
     return hand
 
 
-@table_view(read=None, methods=("GET",))
+@table_view(read=None, methods=("GET",), card=True)
 def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
     """One hand: its wins and payments in words, its history, and (for a scorer) delete."""
     hand = _hand_or_404(session, number)
@@ -543,7 +567,7 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     )
 
 
-@table_view(read=Role.SCORER, write=Role.SCORER)
+@table_view(read=Role.SCORER, write=Role.SCORER, card=True)
 def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
     """Correct a hand in the hand form (re-settled; the earlier revision is kept)."""
     hand = _hand_or_404(session, number)
@@ -569,7 +593,11 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
         elif not problems:
             try:
                 hand_services.hand_correct(
-                    hand=hand, data=record, user=request.user, reason=reason, reason_required=True
+                    hand=hand,
+                    data=record,
+                    user=author(request),
+                    reason=reason,
+                    reason_required=True,
                 )
             except ServiceError as e:
                 problems, errors = placed_errors(e, places)

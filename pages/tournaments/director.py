@@ -219,10 +219,11 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     first_final = tournament.first_final_round
     in_finals = seated and first_final is not None and latest.number >= first_final
     final_tables = selectors.finals_tables(tournament) if in_finals else 0
+    disputes = selectors.disputes_of(latest) if seated else {}
     tables = [
         (table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
          else None, live[table.number].to_approve, subs.get(table.number, ()),
-         table.number <= final_tables)
+         table.number <= final_tables, disputes.get(table.number))
         for table, form in forms
     ]  # fmt: skip
     may_seat = club_selectors.has_role(request.user, tournament.club, Role.ORGANISER)
@@ -299,6 +300,31 @@ def table_approve(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _error_text(e))
     else:
         messages.success(request, _("Table %(n)s is approved: it counts.") % {"n": table.number})
+    return redirect("page-tournament-desk", slug=tournament.slug)
+
+
+@require_POST
+def table_dispute(request: HttpRequest, slug: str) -> HttpResponse:
+    """Mark a table of the latest round disputed for the referee (a scorer), or resolve the
+    dispute (a referee), in words."""
+    action = request.POST.get("action")
+    role = Role.REFEREE if action == "resolve" else Role.SCORER
+    tournament = _directed(request, slug, role)
+    latest = selectors.latest_round(tournament)
+    number = whole_number(request.POST.get("table", ""))
+    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    if table is None:
+        raise Http404
+    words = request.POST.get("words", "")
+    try:
+        if action == "resolve":
+            services.table_dispute_resolve(table=table, words=words)
+            messages.success(request, _("Table %(n)s: the dispute is resolved.") % {"n": number})
+        else:
+            services.table_dispute(table=table, words=words)
+            messages.info(request, _("Table %(n)s is marked for the referee.") % {"n": number})
+    except (Conflict, Invalid) as e:
+        messages.error(request, _error_text(e))
     return redirect("page-tournament-desk", slug=tournament.slug)
 
 

@@ -1,13 +1,17 @@
 """A registered player's private page (Tabbycat's private URLs): ``/me/<key>/``, no login, the
 key is the capability — his table and seat wind this round, the round clock, his results so
 far, check-in; and the scorekeeper's printable slips that carry each player's link and QR code.
-A lost slip is revoked by a new link."""
+A lost slip is revoked by a new link.
+
+Table cards: each table of a round gets a printed card whose QR code (``/t/<key>/``) opens that
+table for its scorer — whoever holds the card records the table's hands, no login — until the
+round locks, when the key is cleared for good."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,10 +20,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 from clubs.models import Role
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
+from pages.tables.views import CARDS
+from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.views import STATUS_TEXT, tournament_for
 from tournaments import selectors, services
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Round, Tournament
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,6 +57,40 @@ def my_page(request: HttpRequest, key: str) -> HttpResponse:
         "zone": tournament.club.time_zone,
     }  # fmt: skip
     return render(request, "pages/tournaments/me.html", context)
+
+
+@require_safe
+def table_card(request: HttpRequest, key: str) -> HttpResponse:
+    """A table card's link: this browser may score that table (while the card works) and is
+    sent to it."""
+    table = selectors.table_by_key(key)
+    if table is None:
+        raise Http404
+    cards = dict(request.session.get(CARDS, {}))
+    cards[str(table.session_id)] = key
+    request.session[CARDS] = cards
+    return redirect("page-session", pk=table.session_id)
+
+
+@require_safe
+def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The round's table cards to print (an organiser): table, seats and winds, and the QR
+    code that opens the table for its scorer until the round locks."""
+    tournament = tournament_for(request, slug)
+    require_role(request.user, tournament.club, Role.ORGANISER)
+    round_ = get_object_or_404(tournament.round_set, number=number, status=Round.Status.SEATED)
+    round_.tournament = tournament
+    tables = services.table_cards(round_=round_)
+    seats = selectors.seat_rows(round_)
+    cards = []
+    for table in tables:
+        if not table.scorer_key:  # the round is locked: no card works any more
+            continue
+        url = request.build_absolute_uri(reverse("page-table-card", args=[table.scorer_key]))
+        mine = [s for s in seats if s.table == table.number]
+        cards.append((table, [(wind_name(s.seat), s.name) for s in mine], url, qr_svg(url)))
+    context = {"tournament": tournament, "round": round_, "cards": cards, "club": tournament.club}
+    return render(request, "pages/tournaments/table_cards.html", context)
 
 
 @require_safe

@@ -18,6 +18,12 @@ urlpatterns = [
     ),
     path(f"{T}/slips/", private.slips, name="page-tournament-slips"),
     path("me/<str:key>/", private.my_page, name="page-me"),
+    path("t/<str:key>/", private.table_card, name="page-table-card"),
+    path(
+        f"{T}/rounds/<int:number>/cards/",
+        private.table_cards,
+        name="page-tournament-cards",
+    ),
     path(f"{T}/entries/<int:player>/", director.entry_change, name="page-tournament-entry"),
     path(f"{T}/check-in/", director.check_in, name="page-tournament-check-in"),
     path(f"{T}/desk/", director.desk, name="page-tournament-desk"),
@@ -41,6 +47,7 @@ urlpatterns = [
     ),
     path(f"{T}/desk/clock/", director.clock_change, name="page-tournament-clock"),
     path(f"{T}/desk/approve/", director.table_approve, name="page-tournament-approve"),
+    path(f"{T}/desk/dispute/", director.table_dispute, name="page-tournament-dispute"),
     path(
         f"{T}/desk/rounds/<int:number>/lock/",
         director.round_lock_change,

@@ -114,7 +114,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "number": "round" if tournament else "hand",
             "preset": "ruleset",
             "player": "registration" if tournament else None,
-            "key": "private_key",
+            "key": "table_key" if name == "page-table-card" else "private_key",
             "table": "table" if tournament else None,
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"

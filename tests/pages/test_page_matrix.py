@@ -72,6 +72,7 @@ MEMBERS_CLUB = {
     "page-session-seats": (404, 404, 403, 403, 200, 200),
     "page-invitation": EVERYONE,
     "page-me": EVERYONE,  # a player's private link is the capability itself
+    "page-table-card": (302,) * 6,  # so is a table card's: to the table it opens
     # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
     "page-tournament": (404, 404, 200, 200, 200, 200),
     "page-tournament-standings": (404, 404, 200, 200, 200, 200),
@@ -89,6 +90,7 @@ MEMBERS_CLUB = {
     "page-tournament-slips": (404, 404, 403, 403, 200, 200),
     "page-tournament-entries-import": (404, 404, 403, 403, 200, 200),
     "page-tournament-substitute": (404, 404, 403, 403, 200, 200),
+    "page-tournament-cards": (404, 404, 403, 403, 200, 200),
     "page-club-ranking": (404, 404, 200, 200, 200, 200),
     "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
 }
@@ -133,6 +135,7 @@ PUBLIC_CLUB = {
     "page-tournament-slips": (302, 403, 403, 403, 200, 200),
     "page-tournament-entries-import": (302, 403, 403, 403, 200, 200),
     "page-tournament-substitute": (302, 403, 403, 403, 200, 200),
+    "page-tournament-cards": (302, 403, 403, 403, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }
@@ -155,6 +158,7 @@ ACTIONS = (
     "page-tournament-round-lock",
     "page-tournament-reseat",
     "page-tournament-substitute-undo",
+    "page-tournament-dispute",
 )
 # a write refused to those below its role: anonymous, outsider, member (POST status)
 WRITES_BELOW_THE_ROLE = {
@@ -193,6 +197,8 @@ def world(request):
     entered = Registration.objects.filter(tournament__slug="private-cup").first().player_id
     tournament_services.private_keys(tournament=Tournament.objects.get(slug="private-cup"))
     key = Registration.objects.filter(tournament__slug="private-cup").first().private_key
+    private_round = Tournament.objects.get(slug="private-cup").round_set.get()
+    card = tournament_services.table_cards(round_=private_round)[0].scorer_key
     args = {
         "page-club": [club.slug],
         "page-club-players": [club.slug],
@@ -231,6 +237,9 @@ def world(request):
         "page-tournament-reseat": ["private-cup"],
         "page-tournament-substitute": ["private-cup", 1, 1],
         "page-tournament-substitute-undo": ["private-cup", 1],
+        "page-tournament-dispute": ["private-cup"],
+        "page-tournament-cards": ["private-cup", 1],
+        "page-table-card": [card],
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],

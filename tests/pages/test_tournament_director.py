@@ -438,3 +438,30 @@ def test_the_new_tournament_page_sets_finals_substitutes_and_byes(host, browser)
     t.delete()
     refused = browser.post("/clubs/host/tournaments/new/", {**form, "finals_rounds": "5"})
     assert "before the finals" in errors_of(refused) and not Tournament.objects.exists()
+
+
+def test_a_table_marked_disputed_on_the_desk_and_resolved(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    four.approve_gate = True
+    four.save()
+    seat_round(browser, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        browser.post("/tournaments/cup/desk/", totals(1, [30, 10, -10, -30]))
+    browser.post("/tournaments/cup/desk/dispute/", {"table": "1", "words": "not 清一色"})
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "Disputed:" in desk and "not 清一色" in desk and "Approve: it counts" not in desk
+    resolve = {"table": "1", "action": "resolve", "words": "the tiles were checked"}
+    browser.post("/tournaments/cup/desk/dispute/", resolve)
+    desk = browser.get("/tournaments/cup/desk/").content.decode()
+    assert "Dispute resolved (not 清一色): the tiles were checked" in desk
+    assert "Approve: it counts" in desk
+
+
+def test_the_table_cards_page_prints_a_card_per_table(
+    four, browser, in_process_tasks, django_capture_on_commit_callbacks
+):
+    seat_round(browser, django_capture_on_commit_callbacks)
+    page = browser.get("/tournaments/cup/rounds/1/cards/").content.decode()
+    key = four.round_set.get().tables.get().scorer_key
+    assert page.count('class="slip table-card"') == 1 and f"/t/{key}/" in page and "<svg" in page
