@@ -173,9 +173,12 @@ def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
     return out
 
 
-def table_results(tournament: Tournament, round_: Round | None = None) -> dict[int, TableResult]:
+def table_results(
+    tournament: Tournament, round_: Round | None = None, *, gate: bool = True
+) -> dict[int, TableResult]:
     """The tables (of the tournament, or of one round) that have a result, by table id: totals
-    entered, or at least the tournament's number of hands recorded (totals from the payments)."""
+    entered, or at least the tournament's number of hands recorded (totals from the payments).
+    ``gate`` False: done tables that wait for an approval too (the desk shows them)."""
     where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
     tables = list(
         _tables_counted(**where)
@@ -186,7 +189,9 @@ def table_results(tournament: Tournament, round_: Round | None = None) -> dict[i
         )
     )  # fmt: skip
     done = [
-        t[:6] for t in tables if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6])
+        t[:6]
+        for t in tables
+        if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6] or not gate)
     ]
     if not done:
         return {}
@@ -467,9 +472,12 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool)
     )
 
 
-def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> list[SeatRow]:
+def seat_rows(
+    round_: Round, results: dict[int, TableResult] | None = None, *, gate: bool = True
+) -> list[SeatRow]:
     """One row per seat of a seated round, in table order, then one per bye. ``results``:
-    the tournament's table results when the caller read them all at once (a report)."""
+    the tournament's table results when the caller read them all at once (a report);
+    ``gate``: see :func:`table_results`."""
     if round_.status != Round.Status.SEATED:
         return []
     # (plain rows, not model instances: a report reads every round's seats)
@@ -480,7 +488,7 @@ def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> l
         "session_id", "number", "player_id", "player__name"
     )
     if results is None:
-        results = table_results(round_.tournament, round_)
+        results = table_results(round_.tournament, round_, gate=gate)
     # by seat (a result's scores are in seat order; its players are whom each seat counts
     # for, a substitute's seat possibly another's)
     scores = {pk: [score for _, score in r.scores] for pk, r in results.items() if pk in numbers}
@@ -511,11 +519,13 @@ def seat_rows(round_: Round, results: dict[int, TableResult] | None = None) -> l
     return rows
 
 
-def round_detail(round_: Round, results: dict[int, TableResult] | None = None) -> RoundDetail:
-    """A round with its progress, and its seat rows grouped into tables (``results``: see
-    :func:`seat_rows`)."""
+def round_detail(
+    round_: Round, results: dict[int, TableResult] | None = None, *, gate: bool = True
+) -> RoundDetail:
+    """A round with its progress, and its seat rows grouped into tables (``results``,
+    ``gate``: see :func:`seat_rows`)."""
     [progress] = rounds_progress(round_.tournament, [round_])
-    rows = seat_rows(round_, results)
+    rows = seat_rows(round_, results, gate=gate)
     tables: dict[int, list[SeatRow]] = defaultdict(list)
     for row in rows:
         if row.table is not None:

@@ -196,7 +196,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _directed(request, slug, Role.SCORER)
     latest = selectors.latest_round(tournament)
     seated = latest is not None and latest.status == Round.Status.SEATED
-    detail = selectors.round_detail(latest) if seated else None
+    # the totals of a table that waits for its approval are shown: they are what is approved
+    detail = selectors.round_detail(latest, gate=False) if seated else None
     sent = request.POST.get("table") if request.method == "POST" else None
     forms = [
         (table, TableTotalsForm(

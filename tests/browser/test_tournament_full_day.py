@@ -9,9 +9,11 @@ in English: round 4, the final, the reveal and the report).
   from the players until revealed; the top four play round 5 as the final at table 1 (points
   carried over), the others a consolation round.
 - Round 2: a player of table 2 is absent; 替补小王 plays for him (the result counts for him).
-- Round 3: table 1 records its two hands on the table page, is approved, then its first two
-  seats are repaired (swapped): the table needs approving again.
-- Round 4: a penalty for the leader, then its revocation.
+- Round 3: table 1 records its two hands on a phone without a login, opened from its printed
+  table card; it is approved, then its first two seats are repaired (swapped): the table needs
+  approving again.
+- Round 4: table 1 is disputed, resolved by the referee, then approved; a penalty for the
+  leader, then its revocation.
 After every step the standings page (the director's, and the public one while hidden) shows
 the ranks and placement points the API answers. A screenshot of each step is in
 ``tests/artifacts/``.
@@ -210,27 +212,35 @@ def test_a_whole_tournament_day_on_pages(browser, live_server, shots, in_process
     assert int(absent) in [p for p, _, _ in shown] and len(shown) == 18
     shots(page, "6 standings after round 2")
 
-    # 7. round 3: table 1 records its two hands, is approved, then its seats are repaired
+    # 7. round 3: table 1 records its two hands from its table card (a phone, no login), is
+    # approved, then its seats are repaired
     _seat(page, live_server, 3, "排第 3 轮座位")
-    page.locator("#table-1").get_by_role("link", name="逐局记录").click()
+    page.get_by_role("link", name="打印桌卡（二维码）").click()
+    assert page.locator(".table-card").count() == 4
+    shots(page, "7 table cards to print")
+    card_url = page.locator(".table-card .slip-url").first.inner_text()
     seats = list(Seat.objects.filter(session__tournament_table__round__number=3,
                                      session__tournament_table__number=1,
                                      session__tournament_table__round__tournament=t)
                  .order_by("number").select_related("player"))  # fmt: skip
-    w1 = page.locator("#winner-1")
-    page.locator('label.chip:has(input[name="dealer"][value="0"])').click()
+    table_phone, at_table = _open(browser, PHONE, "zh-CN")
+    at_table.goto(card_url)
+    w1 = at_table.locator("#winner-1")
+    at_table.locator('label.chip:has(input[name="dealer"][value="0"])').click()
     w1.locator("label.chip", has_text=seats[1].player.name).first.click()
     w1.locator("label.chip", has_text="自摸").first.click()
     w1.locator("label.chip", has_text="清一色").first.click()
-    page.get_by_role("button", name="保存本局").click()
-    page.wait_for_url("**saved=1**")
-    w1 = page.locator("#winner-1")
+    at_table.get_by_role("button", name="保存本局").click()
+    at_table.wait_for_url("**saved=1**")
+    w1 = at_table.locator("#winner-1")
     w1.locator("label.chip", has_text=seats[2].player.name).first.click()
     w1.locator("label.chip", has_text="自摸").first.click()
     w1.locator("label.chip", has_text="平胡").first.click()
-    page.get_by_role("button", name="保存本局").click()
-    page.wait_for_url("**saved=2**")
-    shots(page, "7 two hands at table 1")
+    at_table.get_by_role("button", name="保存本局").click()
+    at_table.wait_for_url("**saved=2**")
+    shots(at_table, "7 two hands at table 1, from its card")
+    table_phone.close()
+
     _desk(page, live_server)
     _approve(page, 1)
     page.locator("#table-1").get_by_role("link", name="更正座位").click()
@@ -255,7 +265,21 @@ def test_a_whole_tournament_day_on_pages(browser, live_server, shots, in_process
 
     # 8. round 4, a penalty for the leader and its revocation
     _seat(page, live_server, 4, "Seat round 4")
-    for n in (1, 2, 3, 4):
+    _enter(page, 1, "Save the totals")
+    # table 1 disputes its result: marked for the referee, approved only once resolved
+    table = page.locator("#table-1")
+    table.locator("details.dispute > summary").click()
+    table.get_by_placeholder("What is disputed").fill("South says he did not 点炮")
+    table.get_by_role("button", name="Mark disputed").click()
+    page.wait_for_load_state()
+    assert page.locator("#table-1 form.approve").count() == 0
+    assert "Disputed" in page.locator("#table-1").inner_text()
+    shots(page, "8 a disputed table")
+    page.locator("#table-1").get_by_placeholder("How it was resolved").fill("witnesses agree")
+    page.locator("#table-1").get_by_role("button", name="Resolve").click()
+    page.wait_for_load_state()
+    _approve(page, 1)
+    for n in (2, 3, 4):
         _enter(page, n, "Save the totals")
         _approve(page, n)
     leader = _same_as_api(page, owner, live_server)[0][0]
