@@ -75,6 +75,7 @@ ERROR_TEXT = {
     "invalid_name": _("A name of at most 80 characters, without control characters."),
     "table_disputed": _("This table is disputed: the referee resolves it first."),
     "not_disputed": _("This table is not disputed."),
+    "invalid_first_round": _("An entry plays from a round not seated yet, up to the last one."),
     "four_players": _("A table seats four different players."),
     "not_a_member": _("This player is not a member of the club."),
     "duplicate_bettor": _("Each bettor needs a name of his own."),

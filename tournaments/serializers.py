@@ -178,6 +178,10 @@ class RegistrationInSerializer(serializers.Serializer):
 
 class RegistrationUpdateSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Registration.Status.choices, required=False)
+    first_round = serializers.IntegerField(
+        min_value=1, max_value=100, required=False,
+        help_text="a late entry plays from this round on (one not seated yet)",
+    )  # fmt: skip
     checked_in = serializers.BooleanField(required=False, help_text="here on the day (签到)")
     seed_rating = serializers.IntegerField(required=False, allow_null=True, **SCORE)
     pinned_table = serializers.IntegerField(
@@ -191,8 +195,8 @@ class RegistrationOutSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["player", "name", "seed_rating", "status", "checked_in", "first_round",
-                  "withdrawn_after", "pinned_table", "created_at"]  # fmt: skip
+        fields = ["player", "name", "club_name", "seed_rating", "status", "checked_in",
+                  "first_round", "withdrawn_after", "pinned_table", "created_at"]  # fmt: skip
 
 
 class RoundOutSerializer(serializers.Serializer):

@@ -273,9 +273,17 @@ def registration_create(
 
 @transaction.atomic
 def registration_update(*, registration: Registration, **fields: Any) -> Registration:
-    """Withdraw (drop-out), return, re-rate or pin a registered player. Rounds already seated
-    keep him; the rounds to come are seated without him (or with him again)."""
+    """Withdraw (drop-out), return, re-rate or pin a registered player, or say from which round
+    a late entry plays (a round not seated yet). Rounds already seated keep him; the rounds to
+    come are seated without him (or with him again)."""
     tournament = Tournament.objects.select_for_update().get(pk=registration.tournament_id)
+    if "first_round" in fields:
+        first, next_round = fields["first_round"], _next_round_number(tournament)
+        if type(first) is not int or not next_round <= first <= tournament.rounds:
+            message = f"a round not seated yet: {next_round} to {tournament.rounds}"
+            if next_round > tournament.rounds:
+                message = "every round is seated"
+            raise Invalid.single("first_round", "invalid_first_round", message)
     status = fields.get("status")
     if status is not None and status != registration.status:
         seated = _next_round_number(tournament) - 1
@@ -287,7 +295,7 @@ def registration_update(*, registration: Registration, **fields: Any) -> Registr
     for key, value in fields.items():
         setattr(registration, key, value)
     registration.save()
-    if {"status", "pinned_table", "checked_in"} & set(fields):
+    if {"status", "pinned_table", "checked_in", "first_round"} & set(fields):
         _plan_changed(tournament)
     if "status" in fields:
         standings_request(tournament_id=tournament.pk)

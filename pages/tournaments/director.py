@@ -149,11 +149,36 @@ def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
         elif action == "remove":
             services.registration_delete(registration=entry)
             messages.success(request, _("%(name)s is removed.") % {"name": entry.player.name})
+        elif action == "edit":
+            services.registration_update(registration=entry, **_entry_fields(request.POST, entry))
+            messages.success(request, _("%(name)s is changed.") % {"name": entry.player.name})
         else:
             raise Http404
     except (Conflict, Invalid) as e:
         messages.error(request, _error_text(e))
     return redirect("page-tournament-entries", slug=tournament.slug)
+
+
+def _entry_fields(post, entry: Registration) -> dict:
+    """An entry's seed rating, pinned table and first round as the edit form sent them (empty:
+    none; the first round only when it changed). A number that is not one is refused in
+    words."""
+    fields = {}
+    for key in ("seed_rating", "pinned_table", "first_round"):
+        text = post.get(key, "").strip()
+        value = whole_number(text.removeprefix("-")) if text else None
+        if text and value is None:
+            raise Invalid.single(key, "invalid", "a whole number")
+        if value is not None and text.startswith("-"):
+            value = -value
+        if key == "first_round":
+            if value is not None and value != entry.first_round:
+                fields[key] = value
+        else:
+            fields[key] = value
+    if fields.get("pinned_table") is not None and fields["pinned_table"] < 1:
+        raise Invalid.single("pinned_table", "invalid", "a table number from 1")
+    return fields
 
 
 def _error_text(exc: Exception) -> str:

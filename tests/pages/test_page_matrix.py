@@ -37,13 +37,21 @@ from tournaments.models import Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "outsider", Role.MEMBER, Role.SCORER, Role.ORGANISER, Role.OWNER)
+ROLES = (
+    "anonymous",
+    "outsider",
+    Role.MEMBER,
+    Role.SCORER,
+    Role.REFEREE,
+    Role.ORGANISER,
+    Role.OWNER,
+)
 
-# GET status per role: anonymous, outsider, member, scorer, organiser, owner
-EVERYONE = (200,) * 6
-SIGNED_IN = (302, 200, 200, 200, 200, 200)
-SIGNED_OUT = (200, 302, 302, 302, 302, 302)
-POST_ONLY = (405,) * 6
+# GET status per role: anonymous, outsider, member, scorer, referee, organiser, owner
+EVERYONE = (200,) * 7
+SIGNED_IN = (302, 200, 200, 200, 200, 200, 200)
+SIGNED_OUT = (200, 302, 302, 302, 302, 302, 302)
+POST_ONLY = (405,) * 7
 MEMBERS_CLUB = {
     "home": EVERYONE,
     "login": SIGNED_OUT,
@@ -51,48 +59,48 @@ MEMBERS_CLUB = {
     "password-change": SIGNED_IN,
     "api-token": SIGNED_IN,
     "logout": POST_ONLY,
-    "set-language": (302,) * 6,  # no POST: back where it came from
+    "set-language": (302,) * 7,  # no POST: back where it came from
     "page-tiles": EVERYONE,
     "page-rules": EVERYONE,
     "page-rules-preset": EVERYONE,  # public: the rules are the engine's, no club's
     "page-club-new": SIGNED_IN,
-    "page-club": (404, 404, 200, 200, 200, 200),
-    "page-club-players": (404, 404, 200, 200, 200, 200),
-    "page-club-members": (404, 404, 200, 200, 200, 200),
-    "page-club-evening": (404, 404, 200, 200, 200, 200),
-    "page-club-evening-card": (404, 404, 200, 200, 200, 200),
-    "page-player-card": (404, 404, 200, 200, 200, 200),
-    "page-table-new": (404, 404, 403, 200, 200, 200),
-    "page-club-import": (404, 404, 403, 403, 200, 200),
-    "page-club-rules": (404, 404, 403, 403, 200, 200),
-    "page-session": (404, 404, 200, 200, 200, 200),
-    "page-session-result": (404, 404, 403, 200, 200, 200),
-    "page-hand": (404, 404, 200, 200, 200, 200),
-    "page-hand-edit": (404, 404, 403, 200, 200, 200),
-    "page-session-seats": (404, 404, 403, 403, 200, 200),
+    "page-club": (404, 404, 200, 200, 200, 200, 200),
+    "page-club-players": (404, 404, 200, 200, 200, 200, 200),
+    "page-club-members": (404, 404, 200, 200, 200, 200, 200),
+    "page-club-evening": (404, 404, 200, 200, 200, 200, 200),
+    "page-club-evening-card": (404, 404, 200, 200, 200, 200, 200),
+    "page-player-card": (404, 404, 200, 200, 200, 200, 200),
+    "page-table-new": (404, 404, 403, 200, 200, 200, 200),
+    "page-club-import": (404, 404, 403, 403, 403, 200, 200),
+    "page-club-rules": (404, 404, 403, 403, 403, 200, 200),
+    "page-session": (404, 404, 200, 200, 200, 200, 200),
+    "page-session-result": (404, 404, 403, 200, 200, 200, 200),
+    "page-hand": (404, 404, 200, 200, 200, 200, 200),
+    "page-hand-edit": (404, 404, 403, 200, 200, 200, 200),
+    "page-session-seats": (404, 404, 403, 403, 403, 200, 200),
     "page-invitation": EVERYONE,
     "page-me": EVERYONE,  # a player's private link is the capability itself
-    "page-table-card": (302,) * 6,  # so is a table card's: to the table it opens
+    "page-table-card": (302,) * 7,  # so is a table card's: to the table it opens
     # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
-    "page-tournament": (404, 404, 200, 200, 200, 200),
-    "page-tournament-standings": (404, 404, 200, 200, 200, 200),
-    "page-tournament-projector": (404, 404, 200, 200, 200, 200),
-    "page-tournament-live": (404, 404, 200, 200, 200, 200),
-    "page-tournament-print": (404, 404, 200, 200, 200, 200),
-    "page-tournament-report": (404, 404, 200, 200, 200, 200),
+    "page-tournament": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-standings": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-projector": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-live": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-print": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-report": (404, 404, 200, 200, 200, 200, 200),
     # the scorekeeper's: a new tournament and its entries are the organisers', the round desk
     # (a table's totals) the scorers'
-    "page-tournament-new": (404, 404, 403, 403, 200, 200),
-    "page-tournament-entries": (404, 404, 403, 403, 200, 200),
-    "page-tournament-desk": (404, 404, 403, 200, 200, 200),
-    "page-tournament-check-in": (404, 404, 403, 200, 200, 200),
-    "page-tournament-penalties": (404, 404, 403, 403, 200, 200),  # a referee's, and up
-    "page-tournament-slips": (404, 404, 403, 403, 200, 200),
-    "page-tournament-entries-import": (404, 404, 403, 403, 200, 200),
-    "page-tournament-substitute": (404, 404, 403, 403, 200, 200),
-    "page-tournament-cards": (404, 404, 403, 403, 200, 200),
-    "page-club-ranking": (404, 404, 200, 200, 200, 200),
-    "page-player": (404, 404, 200, 200, 200, 200),  # a player of the members-only club
+    "page-tournament-new": (404, 404, 403, 403, 403, 200, 200),
+    "page-tournament-entries": (404, 404, 403, 403, 403, 200, 200),
+    "page-tournament-desk": (404, 404, 403, 200, 200, 200, 200),
+    "page-tournament-check-in": (404, 404, 403, 200, 200, 200, 200),
+    "page-tournament-penalties": (404, 404, 403, 403, 200, 200, 200),  # a referee's, and up
+    "page-tournament-slips": (404, 404, 403, 403, 403, 200, 200),
+    "page-tournament-entries-import": (404, 404, 403, 403, 403, 200, 200),
+    "page-tournament-substitute": (404, 404, 403, 403, 403, 200, 200),
+    "page-tournament-cards": (404, 404, 403, 403, 403, 200, 200),
+    "page-club-ranking": (404, 404, 200, 200, 200, 200, 200),
+    "page-player": (404, 404, 200, 200, 200, 200, 200),  # a player of the members-only club
 }
 TOURNAMENT_PAGES = [
     "page-tournament",
@@ -118,24 +126,24 @@ PUBLIC_CLUB = {
     "page-club-evening": EVERYONE,
     "page-club-evening-card": EVERYONE,
     "page-player-card": EVERYONE,
-    "page-table-new": (302, 403, 403, 200, 200, 200),
-    "page-club-import": (302, 403, 403, 403, 200, 200),
-    "page-club-rules": (302, 403, 403, 403, 200, 200),
+    "page-table-new": (302, 403, 403, 200, 200, 200, 200),
+    "page-club-import": (302, 403, 403, 403, 403, 200, 200),
+    "page-club-rules": (302, 403, 403, 403, 403, 200, 200),
     "page-session": EVERYONE,
-    "page-session-result": (302, 403, 403, 200, 200, 200),
+    "page-session-result": (302, 403, 403, 200, 200, 200, 200),
     "page-hand": EVERYONE,
-    "page-hand-edit": (302, 403, 403, 200, 200, 200),
-    "page-session-seats": (302, 403, 403, 403, 200, 200),
+    "page-hand-edit": (302, 403, 403, 200, 200, 200, 200),
+    "page-session-seats": (302, 403, 403, 403, 403, 200, 200),
     **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
-    "page-tournament-new": (302, 403, 403, 403, 200, 200),
-    "page-tournament-entries": (302, 403, 403, 403, 200, 200),
-    "page-tournament-desk": (302, 403, 403, 200, 200, 200),
-    "page-tournament-check-in": (302, 403, 403, 200, 200, 200),
-    "page-tournament-penalties": (302, 403, 403, 403, 200, 200),
-    "page-tournament-slips": (302, 403, 403, 403, 200, 200),
-    "page-tournament-entries-import": (302, 403, 403, 403, 200, 200),
-    "page-tournament-substitute": (302, 403, 403, 403, 200, 200),
-    "page-tournament-cards": (302, 403, 403, 403, 200, 200),
+    "page-tournament-new": (302, 403, 403, 403, 403, 200, 200),
+    "page-tournament-entries": (302, 403, 403, 403, 403, 200, 200),
+    "page-tournament-desk": (302, 403, 403, 200, 200, 200, 200),
+    "page-tournament-check-in": (302, 403, 403, 200, 200, 200, 200),
+    "page-tournament-penalties": (302, 403, 403, 403, 200, 200, 200),
+    "page-tournament-slips": (302, 403, 403, 403, 403, 200, 200),
+    "page-tournament-entries-import": (302, 403, 403, 403, 403, 200, 200),
+    "page-tournament-substitute": (302, 403, 403, 403, 403, 200, 200),
+    "page-tournament-cards": (302, 403, 403, 403, 403, 200, 200),
     "page-club-ranking": EVERYONE,
     "page-player": EVERYONE,
 }

@@ -465,3 +465,24 @@ def test_the_table_cards_page_prints_a_card_per_table(
     page = browser.get("/tournaments/cup/rounds/1/cards/").content.decode()
     key = four.round_set.get().tables.get().scorer_key
     assert page.count('class="slip table-card"') == 1 and f"/t/{key}/" in page and "<svg" in page
+
+
+def test_an_entry_edited_seed_pin_and_first_round(cup, browser, json_errors):
+    entry = services.registration_create(tournament=cup, name="Late one")
+    url = f"/tournaments/cup/entries/{entry.player_id}/"
+    form = {"action": "edit", "seed_rating": "1850", "pinned_table": "2", "first_round": "2"}
+    assert browser.post(url, form).status_code == 302
+    entry.refresh_from_db()
+    assert (entry.seed_rating, entry.pinned_table, entry.first_round) == (1850, 2, 2)
+    page = browser.get("/tournaments/cup/entries/").content.decode()
+    assert "from round 2" in page and "always at table 2" in page
+    # a round past the last is refused in words, and nothing changes
+    refused = browser.post(url, {**form, "first_round": "3"}, follow=True)
+    assert "An entry plays from a round not seated yet" in refused.content.decode()
+    entry.refresh_from_db()
+    assert entry.first_round == 2
+    cleared = browser.post(url, {"action": "edit", "seed_rating": "", "pinned_table": "",
+                                 "first_round": "2"})  # fmt: skip
+    assert cleared.status_code == 302
+    entry.refresh_from_db()
+    assert (entry.seed_rating, entry.pinned_table) == (None, None)
