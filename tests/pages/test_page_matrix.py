@@ -7,8 +7,9 @@ it. The rules the matrix spells out:
   404 to an anonymous visitor and to an outsider: for them it does not exist;
 - a public club's pages are open to everyone, its forms to the role that may use them; an
   anonymous visitor is sent to sign in (302), a login without the role is refused (403);
-- opening a table, entering a final result, correcting a hand: scorer and up; changing the
-  club's rules, importing a spreadsheet: organiser and up;
+- opening a table, entering a final result, correcting a hand: scorer and up; a tournament's
+  penalties: referee and up; changing the club's rules, importing a spreadsheet, directing a
+  tournament: organiser and up;
 - an invitation link is the capability itself: anyone holding it may open it;
 - the hand calculator and the rules pages are everyone's: they show the engine, no club;
 - account pages: sign-in and sign-up send a signed-in visitor on (302), the password page
