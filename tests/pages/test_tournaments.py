@@ -427,6 +427,31 @@ def test_query_counts_do_not_grow_with_the_field(
     assert counts[0] == counts[1]
 
 
+DIRECTOR_PAGES = [
+    "/tournaments/cup/desk/",
+    "/tournaments/cup/entries/",
+    "/tournaments/cup/check-in/",
+    "/tournaments/cup/report/",
+    "/tournaments/cup/rounds/3/cards/",
+    "/tournaments/cup/penalties/",
+]
+
+
+@pytest.mark.parametrize("url", DIRECTOR_PAGES)
+def test_the_scorekeepers_pages_read_as_many_times_at_64_players_as_at_16(
+    make_tournament, seat, enter, host, url
+):
+    director = Client()
+    director.force_login(member_login(host, Role.ORGANISER))
+    counts = []
+    for players in (16, 64):
+        Tournament.objects.filter(slug="cup").update(slug=f"cup-before-{players}")
+        _played(make_tournament, seat, enter, players)
+        director.get(url)  # the first read of a snapshot and the cards' keys: once
+        counts.append(count_queries(director, url))
+    assert counts[0] == counts[1]
+
+
 # --- the report ----------------------------------------------------------------------------------
 
 
