@@ -617,7 +617,7 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
     )
 
 
-@table_view(write=Role.SCORER, methods=("POST",))
+@table_view(write=Role.SCORER, methods=("POST",), card=True)
 def hand_delete(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
     """Delete a hand with a reason (its history stays)."""
     hand = _hand_or_404(session, number)
@@ -625,7 +625,7 @@ def hand_delete(request: HttpRequest, session: TableSession, number: int) -> Htt
         return redirect("page-session", pk=session.pk)
     try:
         hand_services.hand_delete(
-            hand=hand, reason=request.POST.get("reason", ""), user=request.user
+            hand=hand, reason=request.POST.get("reason", ""), user=author(request)
         )
     except ServiceError as e:
         for line in error_messages(e):

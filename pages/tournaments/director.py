@@ -10,6 +10,10 @@ page's language (``pages.base.ERROR_TEXT``), under the field it names where it n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+from typing import NamedTuple
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -47,11 +51,25 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.readmodels import TableSeats
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
 #: the clock's first offer when the tournament sets no round time
 DEFAULT_ROUND_MINUTES = 90
+
+
+class DeskTable(NamedTuple):
+    """A table as the round desk shows it."""
+
+    table: TableSeats
+    form: TableTotalsForm
+    ends: datetime | None  # its own end, when it was given time of its own
+    to_approve: bool  # done, waiting for an approval
+    substitutes: Sequence[Substitution]
+    final: bool  # a table of the finals
+    dispute: Table | None  # disputed, or a dispute resolved
+    hands: int  # recorded hand by hand: its totals come from them
 
 
 def _directed(request: HttpRequest, slug: str, role: str = Role.ORGANISER) -> Tournament:
@@ -247,9 +265,11 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     final_tables = selectors.finals_tables(tournament) if in_finals else 0
     disputes = selectors.disputes_of(latest) if seated else {}
     tables = [
-        (table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
-         else None, live[table.number].to_approve, subs.get(table.number, ()),
-         table.number <= final_tables, disputes.get(table.number))
+        DeskTable(
+            table, form, clock.ends_at(table.number) if clock and table.number in clock.table_extra
+            else None, live[table.number].to_approve, subs.get(table.number, ()),
+            table.number <= final_tables, disputes.get(table.number), live[table.number].hands,
+        )
         for table, form in forms
     ]  # fmt: skip
     may_seat = club_selectors.has_role(request.user, tournament.club, Role.ORGANISER)

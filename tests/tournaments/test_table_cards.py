@@ -78,3 +78,20 @@ def test_a_disputed_table_waits_for_the_referee(cup, seat, enter, director_clien
     assert resolved.json() == {"table": 1, "disputed": False, "dispute": "not 清一色",
                                "resolution": "checked: 清一色"}  # fmt: skip
     assert director_client.post(f"{base}/approve/").status_code == 200
+
+
+def test_the_card_holder_may_delete_a_hand_with_a_reason(
+    cup, seat, django_capture_on_commit_callbacks
+):
+    one = seat(cup)
+    table = one.tables.get(number=1)
+    [card] = [t for t in services.table_cards(round_=one) if t.number == 1]
+    holder = Client(HTTP_ACCEPT_LANGUAGE="en")
+    holder.get(f"/t/{card.scorer_key}/")
+    with django_capture_on_commit_callbacks(execute=True):
+        holder.post(f"/sessions/{table.session_id}/", HAND)
+        gone = holder.post(
+            f"/sessions/{table.session_id}/hands/1/delete/", {"reason": "wrong table"}
+        )
+    assert gone.status_code == 302
+    assert Hand.objects.get(session=table.session).is_deleted
