@@ -128,11 +128,15 @@ def players_named(tournament: Tournament, name: str) -> list[Player]:
 
 
 def has_played(tournament: Tournament, player_id: int) -> bool:
-    """Seated at a table of the tournament, or given a bye, in any round."""
+    """Seated at a table of the tournament, given a bye, or replaced by a substitute, in any
+    round."""
     seated = Seat.objects.filter(
         player_id=player_id, session__tournament_table__round__tournament=tournament
     ).exists()
-    return seated or any(player_id in r.byes for r in tournament.round_set.all())
+    replaced = Substitution.objects.filter(
+        absent_id=player_id, table__round__tournament=tournament
+    ).exists()
+    return seated or replaced or any(player_id in r.byes for r in tournament.round_set.all())
 
 
 def rules_of(tournament: Tournament) -> StandingsRules:
@@ -330,6 +334,8 @@ def standings_now(
     byes = [(r.number, p) for r in rounds for p in r.byes]
     # a withdrawn entry that was never seated nor sat out a round took no part: not ranked
     took_part = seated_players(rounds) | {p for _, p in byes}
+    # (and one a substitute played for, where the table counts for him)
+    took_part |= {p for r in results for p, _ in r.scores if p is not None}
     registrations = [
         (p, status)
         for p, status in tournament.registrations.values_list("player_id", "status")

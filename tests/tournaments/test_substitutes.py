@@ -131,3 +131,20 @@ def test_a_player_of_the_round_cannot_substitute(
     assert [(s["table"], s["absent"], s["substitute_name"]) for s in listed] == [
         (1, absent, "Reserve")
     ]
+
+
+def test_an_absent_entry_withdrawn_keeps_the_table_played_for_him(
+    cup, seat, enter, director, django_capture_on_commit_callbacks, json_errors
+):
+    """D never comes: S plays round 1 for him (it counts for D), then D is withdrawn. He took
+    part through S's table: he is ranked (flagged withdrawn) with its point, and cannot be
+    removed as if he had never played."""
+    t = cup("registered")
+    _play_round_one(t, seat, enter, director, django_capture_on_commit_callbacks)
+    entry = t.registrations.get(player__name="D")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.registration_update(registration=entry, status="withdrawn")
+    assert standings(t)["D"] == (1, -10, 1)
+    with pytest.raises(Exception) as refused:
+        services.registration_delete(registration=entry)
+    assert refused.value.code == "registration_has_played"
