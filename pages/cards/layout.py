@@ -1,10 +1,9 @@
-"""Share cards (战绩图): an evening's 结算 and a player's season as one image for a chat app.
+"""Share cards (战绩图): an evening's 结算, a hand, a player's season and a tournament's
+standings as one image for a chat app.
 
-An SVG of 1080 × 1350 (4:5, what chat apps show whole on a phone), text as text: the names and
-the numbers stay selectable, searchable and sharp at any size, and nothing is needed to draw it
-— no image library, no font on the server. (A PNG would need Pillow and a CJK font file on
-the server, fonts-noto-cjk's 50 MB among them, and its text would be pixels.) The viewer draws
-the text with his own fonts: the card asks for Noto Sans CJK / PingFang / YaHei.
+An SVG of 1080 × 1350 (4:5, what chat apps show whole on a phone), text as text, with a QR code
+back to its page; served as SVG (sharp, searchable) and as PNG (``pages.cards.png``: WeChat and
+most chat apps take no SVG), which the server renders with the CJK fonts it has.
 
 This module lays a read model out in lines at fixed heights: formatting only, every number the
 read model's own (``clubs.selectors.evening``, ``ratings.stats.player_stats``). Long names are
@@ -23,6 +22,8 @@ from pages.words import chinese, name_text, roots_text
 WIDTH, HEIGHT = 1080, 1350
 #: the longest name a line shows whole (a CJK character is as wide as the type is tall)
 NAME_CHARS = 12
+#: the longest title and subtitle (left of the QR code in the title band)
+TITLE_CHARS, SUBTITLE_CHARS = 12, 20
 #: lines of each list a card shows
 NETS_SHOWN, TRANSFERS_SHOWN = 10, 5
 
@@ -67,6 +68,7 @@ class Card:
     items: list[Item] = field(default_factory=list)
     footer: str = ""
     label: str = ""  # what the whole image says, for a screen reader
+    qr: str = ""  # the QR code of its page, drawn in the title band (``qr_svg_sized``)
 
     width: int = WIDTH
     height: int = HEIGHT
@@ -96,7 +98,7 @@ def evening_card(club, evening, url: str = "") -> Card:
     day = evening.day.isoformat()
     tables, people = len(evening.tables), len(evening.lines)
     card = Card(
-        title=short(club.name, 16),
+        title=short(club.name, TITLE_CHARS),
         subtitle=_("Settling up (结算), %(day)s") % {"day": day},
         kicker=ngettext("%(n)s table", "%(n)s tables", tables) % {"n": tables}
         + " · "
@@ -165,8 +167,8 @@ def player_card(stats, year: int | None, club=None, url: str = "") -> Card:
     scope = club.name if club is not None else ""
     season = _("Season %(year)s") % {"year": year} if year else _("All seasons")
     card = Card(
-        title=short(stats.name, 14),
-        subtitle=f"{season} · {short(scope, 14)}" if scope else season,
+        title=short(stats.name, TITLE_CHARS),
+        subtitle=f"{season} · {short(scope, 10)}" if scope else season,
         kicker=_("Club tables"),
         footer=url,
     )
@@ -200,4 +202,59 @@ def player_card(stats, year: int | None, club=None, url: str = "") -> Card:
         declared = "" if best.verified else _("declared")
         card.add("line", y + 70, what, str(best.amount), "best")
         card.add("line", y + 130, " · ".join(x for x in (how, when, declared) if x), css="note")
+    return card
+
+
+#: lines a hand card and a standings card show at most
+PAYMENTS_SHOWN, STANDINGS_SHOWN = 6, 12
+
+
+def hand_card(title: str, subtitle: str, wins: list[str], nets: list[tuple[str, int]],
+              payments: list[str], declared: bool, url: str = "") -> Card:  # fmt: skip
+    """One hand (一局): its wins in words, each seat's net, and the payments (cut to fit)."""
+    card = Card(
+        title=short(title, TITLE_CHARS), subtitle=short(subtitle, SUBTITLE_CHARS),
+        kicker=_("declared (RULES §6)") if declared else _("tiles shown and checked"),
+        footer=url,
+    )  # fmt: skip
+    card.label = f"{card.title} · {card.subtitle}"
+    y = TOP
+    card.add("heading", y, _("Wins"))
+    y += 62
+    for text in wins[:3] or [_("No win")]:
+        card.add("line", y, short(text, 26), css="transfer")
+        y += 52
+    y += 40
+    card.add("heading", y, _("Each seat's net"))
+    y += 64
+    for name, net in nets:
+        card.add("line", y, short(name), signed(net), f"big {sign_class(net)}")
+        y += 60
+    y += 40
+    card.add("heading", y, _("Payments"))
+    y += 56
+    shown = min(len(payments), PAYMENTS_SHOWN, max(0, (BOTTOM - y) // 46))
+    for text in payments[:shown]:
+        card.add("line", y, short(text, 34), css="more")
+        y += 46
+    if len(payments) > shown:
+        card.add("line", y, _("and %(n)s more") % {"n": len(payments) - shown}, css="more")
+    return card
+
+
+def standings_card(name: str, subtitle: str, rows: list[tuple[int, str, str, bool]],
+                   url: str = "") -> Card:  # fmt: skip
+    """A tournament's standings: rank, name and placement points of the first lines ("and N
+    more" for the rest); a finalist's line in bold."""
+    card = Card(title=short(name, TITLE_CHARS), subtitle=short(subtitle, SUBTITLE_CHARS), kicker="",
+                footer=url)  # fmt: skip
+    card.label = f"{card.title} · {card.subtitle}"
+    y = TOP
+    card.add("heading", y, _("Rank · player · placement points"))
+    y += 70
+    for rank, who, points, finalist in rows[:STANDINGS_SHOWN]:
+        card.add("line", y, f"{rank}. {short(who)}", points, "big best" if finalist else "big")
+        y += 60
+    if len(rows) > STANDINGS_SHOWN:
+        card.add("line", y, _("and %(n)s more") % {"n": len(rows) - STANDINGS_SHOWN}, css="more")
     return card

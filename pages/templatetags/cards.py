@@ -22,3 +22,11 @@ def card_tile(code: str, x: int, y: int, width: int) -> SafeString:
         f'<svg x="{int(x)}" y="{int(y)}" width="{int(width)}" height="{height}" '
         f'viewBox="{VIEW_BOX}" aria-hidden="true">{frame}{face(code)}</svg>'
     )
+
+
+@register.filter
+def png_url(card_url: str) -> str:
+    """A card's PNG address from its SVG one (``…/card.svg?year=2026`` → ``…/card.png?…``)."""
+    path, _, query = card_url.partition("?")
+    path = path[: -len(".svg")] + ".png" if path.endswith(".svg") else path
+    return f"{path}?{query}" if query else path

@@ -154,6 +154,22 @@ def main() -> None:
 
             print(line(api_label, timing.timed(get_api, N)))
 
+        # a share card as PNG: drawn once per content (a new card each time here), then cached
+        from pages.cards.png import png_of
+
+        svg = client.get(f"/players/{player}/card.svg").content.decode()
+        fresh = iter(range(10**6))
+
+        def draw() -> bytes:
+            return png_of(svg.replace("</svg>", f"<!--{next(fresh)}--></svg>"))
+
+        print(line("player card.png, drawn (a new card each time)", timing.timed(draw, N),
+                   target=True))  # fmt: skip
+        print(line("player card.png, served from the cache",
+                   timing.timed(lambda: client.get(f"/players/{player}/card.png"), N)))  # fmt: skip
+        print(line("  reference: the same card as SVG",
+                   timing.timed(lambda: client.get(f"/players/{player}/card.svg"), N)))  # fmt: skip
+
 
 if __name__ == "__main__":
     main()

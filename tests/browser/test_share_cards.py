@@ -47,7 +47,10 @@ def test_the_evening_card_on_a_phone_and_as_an_image(phone, browser, live_server
     shots(page, "evening page with its card")
     page.goto(page.base_url + reverse("page-session", args=[session.pk]))
     link = page.locator(".share a.button")
-    assert link.get_attribute("href") == reverse("page-club-evening-card", args=[club.slug, day])
+    # the button opens the PNG, which chat apps take
+    assert link.get_attribute("href") == reverse(
+        "page-club-evening-card-png", args=[club.slug, day]
+    )
     link.scroll_into_view_if_needed()
     shots(page, "the table links the evening card")
 
@@ -65,5 +68,8 @@ def test_the_evening_card_on_a_phone_and_as_an_image(phone, browser, live_server
         )
         assert "小李" in card.content() and "清一色" in card.content()
         card.screenshot(path=str(shots.folder / "04-player-card.png"))
+        # the PNG the button opens, as a phone shows it: Chinese glyphs drawn by the server
+        card.goto(live_server.url + reverse("page-club-evening-card-png", args=[club.slug, day]))
+        card.screenshot(path=str(shots.folder / "05-evening-card-png.png"))
     finally:
         context.close()

@@ -52,7 +52,13 @@ SEED = random.randrange(2**32) if _SEED == "random" else int(_SEED)
 
 ALLOWED = {200, 302, 400, 403, 404, 405}
 #: routes whose page is an image: a 200 there is SVG
-SVG_ROUTES = {"page-club-evening-card", "page-player-card"}
+SVG_ROUTES = {
+    "page-club-evening-card",
+    "page-player-card",
+    "page-hand-card",
+    "page-tournament-card",
+}
+PNG_ROUTES = {f"{name}-png" for name in SVG_ROUTES}
 
 #: the query keys the pages read (and the API's, which a visitor may paste)
 QUERY_KEYS = ("q", "next", "saved", "club", "x", "show", "refresh", "cards", "year", "preset",
@@ -239,6 +245,9 @@ def fuzz_route(world, client, name, pattern, method, fields, tally) -> None:
         elif status == 200 and name in SVG_ROUTES:
             if not kind.startswith("image/svg+xml"):
                 problem = f"a card answered {kind}"
+        elif status == 200 and name in PNG_ROUTES:
+            if kind != "image/png" or not response.content.startswith(b"\x89PNG"):
+                problem = f"a PNG card answered {kind}"
         elif status not in (302, 405) and not kind.startswith("text/html"):
             problem = f"status {status} answered {kind}"
         if problem is None:
