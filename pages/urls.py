@@ -13,4 +13,5 @@ urlpatterns = [
     path("", include("pages.rules.urls")),
     path("", include("pages.tournaments.urls")),
     path("", include("pages.cards.urls")),
+    path("", include("pages.app.urls")),
 ]

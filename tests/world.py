@@ -117,6 +117,7 @@ def build_world(monkeypatch) -> World:
         "registration": numbers(Registration.objects.values_list("player_id", flat=True)),
         "penalty": list(Penalty.objects.values_list("pk", flat=True)),
         "substitution": list(Substitution.objects.values_list("pk", flat=True)),
+        "icon_size": [180, 192, 512],
         "table_key": list(
             Table.objects.exclude(scorer_key=None).values_list("scorer_key", flat=True)
         ),

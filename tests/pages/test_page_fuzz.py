@@ -58,7 +58,8 @@ SVG_ROUTES = {
     "page-hand-card",
     "page-tournament-card",
 }
-PNG_ROUTES = {f"{name}-png" for name in SVG_ROUTES}
+PNG_ROUTES = {f"{name}-png" for name in SVG_ROUTES} | {"app-icon"}
+JSON_ROUTES = {"app-manifest": "application/manifest+json"}
 
 #: the query keys the pages read (and the API's, which a visitor may paste)
 QUERY_KEYS = ("q", "next", "saved", "club", "x", "show", "refresh", "cards", "year", "preset",
@@ -122,6 +123,7 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "player": "registration" if tournament else None,
             "key": "table_key" if name == "page-table-card" else "private_key",
             "table": "table" if tournament else None,
+            "size": "icon_size",
         }.get(parameter)
     assert kind is not None, f"{name}: which object does <{parameter}> name? (tests/world.py)"
     return world.names[kind]
@@ -245,6 +247,9 @@ def fuzz_route(world, client, name, pattern, method, fields, tally) -> None:
         elif status == 200 and name in SVG_ROUTES:
             if not kind.startswith("image/svg+xml"):
                 problem = f"a card answered {kind}"
+        elif status == 200 and name in JSON_ROUTES:
+            if kind != JSON_ROUTES[name]:
+                problem = f"the manifest answered {kind}"
         elif status == 200 and name in PNG_ROUTES:
             if kind != "image/png" or not response.content.startswith(b"\x89PNG"):
                 problem = f"a PNG card answered {kind}"

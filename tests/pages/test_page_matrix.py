@@ -62,6 +62,8 @@ MEMBERS_CLUB = {
     "logout": POST_ONLY,
     "set-language": (302,) * 7,  # no POST: back where it came from
     "page-tiles": EVERYONE,
+    "app-manifest": EVERYONE,
+    "app-icon": EVERYONE,
     "page-rules": EVERYONE,
     "page-rules-preset": EVERYONE,  # public: the rules are the engine's, no club's
     "page-club-new": SIGNED_IN,
@@ -268,6 +270,7 @@ def world(request):
         "page-club-ranking": [club.slug],
         "page-player": [member.pk],
         "page-rules-preset": ["qq"],
+        "app-icon": [192],
     }
     return club, args
 
