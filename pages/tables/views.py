@@ -435,7 +435,20 @@ def running_chart(sheet: selectors.TableSheet) -> charts.LineChart | None:
     )
 
 
-def _page(request, session, *, values=None, problems=(), errors=(), status=200):
+def _race(session: TableSession, number: int) -> dict[str, Any] | None:
+    """Another phone saved hand ``number`` first: what it says, for the scorer to choose —
+    the same hand (nothing to do), his is the next one (save it as such), or hand ``number``
+    is wrong (correct it)."""
+    sheet = selectors.table_sheet(session)
+    row = next((r for r in sheet.rows if r.hand.number == number), None)
+    if row is None:
+        return None
+    return {"number": number, "wins": _win_words(sheet, row),
+            "url": reverse("page-hand", args=[session.pk, number]),
+            "edit": reverse("page-hand-edit", args=[session.pk, number])}  # fmt: skip
+
+
+def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
     sheet = selectors.table_sheet(session)
     names, menu = _names(sheet)
     hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
@@ -467,6 +480,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200):
         "can_record": can_score and session.is_open and not session.lock_code
         and not sheet.results,
         "errors": list(errors),
+        "race": race,
         "next_dealer_name": None,
         "running_chart": running_chart(sheet),
         # a club table's evening, whose share card the page links (tournament tables: none)
@@ -521,8 +535,11 @@ def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
             messages.info(request, _("This hand was already saved."))
             return redirect(f"{url}?saved={number}#saved")
         problems, errors = placed_errors(e, places)
+        race = _race(session, number) if e.code == "hand_exists" and number else None
+        if race is not None:
+            errors = []  # the notice says it, with the hand that was saved
         return _page(request, session, values=values, problems=problems, errors=errors,
-                     status=400)  # fmt: skip
+                     status=409 if race else 400, race=race)  # fmt: skip
     messages.success(request, _("Hand %(n)s saved.") % {"n": view.hand.number})
     return redirect(f"{url}?saved={view.hand.number}#saved")
 

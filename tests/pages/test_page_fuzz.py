@@ -13,6 +13,7 @@ What a page may answer (decided here, the README's "Pages" says the same):
 * 403 — signed in without the role the page needs;
 * 404 — no such object, or none the visitor may see (also a day that is no date);
 * 405 — a GET of an action, a POST to a page without a form;
+* 409 — a hand whose number another phone saved first (the table page, saying what it holds);
 
 and never a 5xx. Every answer but a 302 or a 405's empty body is HTML (or the card's SVG).
 
@@ -50,7 +51,7 @@ EXAMPLES = int(os.environ.get("FUZZ_PAGE_EXAMPLES", "6"))
 _SEED = os.environ.get("FUZZ_SEED", "15")
 SEED = random.randrange(2**32) if _SEED == "random" else int(_SEED)
 
-ALLOWED = {200, 302, 400, 403, 404, 405}
+ALLOWED = {200, 302, 400, 403, 404, 405, 409}
 #: routes whose page is an image: a 200 there is SVG
 SVG_ROUTES = {
     "page-club-evening-card",

@@ -261,10 +261,12 @@ def test_posting_twice_stores_one_hand(table):
     assert first.status_code == again.status_code == 302
     assert first["Location"] == again["Location"]
     assert Hand.objects.count() == 1
-    # a different hand on the stale form is refused in words, not stored over hand 1
+    # a different hand on the stale form is refused (409) with the hand stored, not stored
+    # over hand 1 (tests/pages/test_hand_race.py: the choice it offers)
     other = post_hand(client, table, 1, dealer="0", **{**S1_ZIMO_QINGYISE, "w1_roots": "0"})
-    assert other.status_code == 400
-    assert b"already recorded" in other.content or "已".encode() in other.content
+    assert other.status_code == 409
+    text = other.content.decode()
+    assert "was just saved from another phone" in text or "已由另一部手机保存" in text
     assert Hand.objects.count() == 1
 
 
