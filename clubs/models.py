@@ -155,6 +155,11 @@ class TableSession(models.Model):
         "computed from: lower than data_version while a follow-up is on its way (or lost)",
     )
     changed_at = models.DateTimeField(null=True, blank=True, help_text="its last such write")
+    guest_key = models.CharField(
+        max_length=43, unique=True, null=True, blank=True,
+        help_text="the players' link /g/<key>/: whoever holds it follows this table on his own "
+        "phone, no login, until the table closes (the key is then cleared for good)",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-started_at", "-id"]

@@ -1085,3 +1085,10 @@ def hand_tiles(hand: Hand, ruleset) -> HandTiles:
         settlement.get("draw") is not None,
         bool(settlement.get("verified", True)),
     )
+
+
+def session_by_guest_key(key: str) -> TableSession | None:
+    """The open table a players' link names (None: no such link, or its table closed)."""
+    if not key or len(key) > 64:
+        return None
+    return TableSession.objects.filter(guest_key=key, status=TableSession.Status.OPEN).first()

@@ -22,6 +22,7 @@ from clubs.models import Club, Hand, Invitation, Membership, Player, Role, Table
 from clubs.selectors import session_day
 from clubs.services.hands import hand_correct, hand_delete, hand_record
 from clubs.services.invitations import invitation_create, reset_link_create
+from clubs.services.sessions import session_guest_link
 from core.models import TaskRecord
 from scoring.engine import PRESETS
 from tests.clubs.factories import ClubFactory, TableSessionFactory
@@ -118,6 +119,7 @@ def build_world(monkeypatch) -> World:
         "penalty": list(Penalty.objects.values_list("pk", flat=True)),
         "substitution": list(Substitution.objects.values_list("pk", flat=True)),
         "icon_size": [180, 192, 512],
+        "guest_key": [session_guest_link(session=open_table)],
         "table_key": list(
             Table.objects.exclude(scorer_key=None).values_list("scorer_key", flat=True)
         ),

@@ -7,6 +7,7 @@ One transaction each; a change to a session's results, and closing or reopening 
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -158,7 +159,8 @@ def session_close(*, session: TableSession) -> TableSession:
     if session.is_open:
         session.status = TableSession.Status.CLOSED
         session.closed_at = timezone.now()
-        session.save(update_fields=["status", "closed_at"])
+        session.guest_key = None  # the players' link ends with the table
+        session.save(update_fields=["status", "closed_at", "guest_key"])
         # a closed session is finished: what is built on finished sessions follows (ratings)
         follow_session(session.pk)
     return session
@@ -176,6 +178,18 @@ def session_reopen(*, session: TableSession) -> TableSession:
         session.save(update_fields=["status", "closed_at"])
         follow_session(session.pk)
     return session
+
+
+def session_guest_link(*, session: TableSession) -> str:
+    """The key of the table's players' link (made when first asked for, 256 bits): each player
+    at the table, and a 叫马 bettor behind it, follows the table on his own phone without a
+    login. It works while the table is open; closing the table clears it for good."""
+    if not session.is_open:
+        raise Conflict("session_closed", "the table is closed")
+    TableSession.objects.filter(pk=session.pk, guest_key=None).update(
+        guest_key=secrets.token_urlsafe(32)
+    )
+    return TableSession.objects.values_list("guest_key", flat=True).get(pk=session.pk)
 
 
 def require_open(session: TableSession) -> None:

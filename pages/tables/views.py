@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
 
 from clubs import selectors
 from clubs.models import Role, TableSession
@@ -34,6 +35,7 @@ from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceErr
 from core.http import service_error_items
 from core.names import Name
 from pages import charts
+from pages.accounts.qr import qr_svg
 from pages.base import ERROR_TEXT, error_messages, whole_number
 from pages.tables import forms
 from pages.tables.hand_detail import hand_detail
@@ -93,12 +95,13 @@ def changed_words(changes) -> str:
 
 def table_view(
     read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST"),
-    card: bool = False,
+    card: bool = False, guest: bool = False,
 ):  # fmt: skip
     """A view of one session: loaded with its seats, checked with the API's rules (``read``
     for GET, ``write`` for POST); a visitor who must log in is sent to the login page.
     ``card``: a visitor who opened the table with its table card's link (``/t/<key>/``, while
-    it works) may use it as the table's scorer, without a login."""
+    it works) may use it as the table's scorer, without a login. ``guest``: a visitor who opened
+    it with its players' link (``/g/<key>/``, while the table is open) may read it."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -110,6 +113,8 @@ def table_view(
                 raise Http404
             role = write if request.method == "POST" else read
             if card and carries_card(request, session):
+                return view(request, session, **kwargs)
+            if guest and request.method != "POST" and follows_table(request, session):
                 return view(request, session, **kwargs)
             try:
                 authorize(request, session.club, role)
@@ -137,6 +142,39 @@ def carries_card(request: HttpRequest, session: TableSession) -> bool:
     """The visitor opened this table with its table card, and the card still works."""
     key = request.session.get(CARDS, {}).get(str(session.pk))
     return key is not None and tournament_selectors.table_key_valid(session.pk, key)
+
+
+#: where a browser keeps the tables it follows by their players' links: session id → key
+FOLLOWED = "followed_tables"
+
+
+def follows_table(request: HttpRequest, session: TableSession) -> bool:
+    """The visitor opened this table with its players' link, and the table is still open."""
+    key = request.session.get(FOLLOWED, {}).get(str(session.pk))
+    return key is not None and key == session.guest_key and session.is_open
+
+
+@require_safe
+def players_link(request: HttpRequest, key: str) -> HttpResponse:
+    """A table's players' link: this browser follows that table (while it is open)."""
+    session = selectors.session_by_guest_key(key)
+    if session is None:
+        raise Http404
+    followed = dict(request.session.get(FOLLOWED, {}))
+    followed[str(session.pk)] = key
+    request.session[FOLLOWED] = followed
+    return redirect("page-session", pk=session.pk)
+
+
+@table_view(write=Role.SCORER, methods=("POST",))
+def players_link_make(request: HttpRequest, session: TableSession) -> HttpResponse:
+    """Make the table's players' link (a scorer): the table page then shows it with its QR."""
+    try:
+        session_services.session_guest_link(session=session)
+    except ServiceError as e:
+        for line in error_messages(e):
+            messages.error(request, line)
+    return redirect(f"{reverse('page-session', args=[session.pk])}#players-link")
 
 
 def _can(request: HttpRequest, session: TableSession, role: str) -> bool:
@@ -435,6 +473,14 @@ def running_chart(sheet: selectors.TableSheet) -> charts.LineChart | None:
     )
 
 
+def _players_link(request: HttpRequest, session: TableSession) -> dict[str, Any] | None:
+    """The players' link and its QR code, for the scorer to show the table (once made)."""
+    if not session.guest_key or not session.is_open:
+        return None
+    url = request.build_absolute_uri(reverse("page-players-link", args=[session.guest_key]))
+    return {"url": url, "qr": qr_svg(url)}
+
+
 def _race(session: TableSession, number: int) -> dict[str, Any] | None:
     """Another phone saved hand ``number`` first: what it says, for the scorer to choose —
     the same hand (nothing to do), his is the next one (save it as such), or hand ``number``
@@ -481,6 +527,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         and not sheet.results,
         "errors": list(errors),
         "race": race,
+        "players_link": _players_link(request, session) if can_score else None,
         "next_dealer_name": None,
         "running_chart": running_chart(sheet),
         # a club table's evening, whose share card the page links (tournament tables: none)
@@ -516,7 +563,7 @@ def _same_hand(session: TableSession, number: int, record: dict) -> bool:
     return same and record.get("dealer", hand.dealer) == hand.dealer
 
 
-@table_view(read=None, write=Role.SCORER, card=True)
+@table_view(read=None, write=Role.SCORER, card=True, guest=True)
 def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The table; a POST records a hand from the hand form."""
     if request.method != "POST":
@@ -554,7 +601,7 @@ def _hand_or_404(session: TableSession, number: int):
     return hand
 
 
-@table_view(read=None, methods=("GET",), card=True)
+@table_view(read=None, methods=("GET",), card=True, guest=True)
 def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpResponse:
     """One hand: its wins and payments in words, its history, and (for a scorer) delete."""
     hand = _hand_or_404(session, number)

@@ -122,7 +122,9 @@ def real_values(world: World, name: str, parameter: str) -> list:
             "number": "round" if tournament else "hand",
             "preset": "ruleset",
             "player": "registration" if tournament else None,
-            "key": "table_key" if name == "page-table-card" else "private_key",
+            "key": {"page-table-card": "table_key", "page-players-link": "guest_key"}.get(
+                name, "private_key"
+            ),
             "table": "table" if tournament else None,
             "size": "icon_size",
         }.get(parameter)

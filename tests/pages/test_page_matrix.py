@@ -30,6 +30,7 @@ import pages.urls
 from clubs.models import Club, Role
 from clubs.services.hands import hand_record
 from clubs.services.invitations import invitation_create
+from clubs.services.sessions import session_guest_link
 from tests.clubs.factories import ClubFactory, TableSessionFactory
 from tests.helpers import db_state, login, member_login
 from tests.scoring.engine.records import PINGHU
@@ -90,6 +91,7 @@ MEMBERS_CLUB = {
     "page-invitation": EVERYONE,
     "page-me": EVERYONE,  # a player's private link is the capability itself
     "page-table-card": (302,) * 7,  # so is a table card's: to the table it opens
+    "page-players-link": (302,) * 7,  # and a table's players' link
     # a private tournament (a public one: TOURNAMENT_PAGES, open to all)
     "page-tournament": (404, 404, 200, 200, 200, 200, 200),
     "page-tournament-standings": (404, 404, 200, 200, 200, 200, 200),
@@ -165,6 +167,7 @@ PUBLIC_CLUB = {
 ACTIONS = (
     "logout",
     "page-session-close",
+    "page-session-link",
     "page-session-reopen",
     "page-hand-delete",
     "page-member-role",
@@ -209,6 +212,7 @@ def world(request):
     owner = member_login(club, Role.OWNER)
     hand_record(session=session, data=PINGHU, user=owner)
     member = session.seats.get(number=0).player
+    players_key = session_guest_link(session=session)
     invitation = invitation_create(club=club, by=owner, role=Role.SCORER)
     for slug, public in (("private-cup", False), ("open-cup", True)):
         cup = tournament_services.tournament_create(
@@ -238,6 +242,8 @@ def world(request):
         "page-hand-card-png": [session.pk, 1],
         "page-session": [session.pk],
         "page-session-close": [session.pk],
+        "page-session-link": [session.pk],
+        "page-players-link": [players_key],
         "page-session-reopen": [session.pk],
         "page-session-result": [session.pk],
         "page-session-seats": [session.pk],
