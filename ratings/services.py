@@ -118,11 +118,14 @@ def _credited(outcome: SessionOutcome, tournament_id: int | None) -> list[int | 
     return [credits.get(s.player_id, s.player_id) for s in outcome.seats]
 
 
-def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
+def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> set[tuple[int, int, int]]:
+    """The session's statistics' lines written again from its hands; answers what they say
+    the table was for its rating: (player, place, score) of each seat credited to someone
+    (none for a table still being played)."""
     SessionLine.objects.filter(session_id=outcome.session_id).delete()
     WinLine.objects.filter(session_id=outcome.session_id).delete()
     if not outcome.finished or len(outcome.seats) != 4:
-        return
+        return set()
     facts = session_facts(session_hand_records(outcome.session_id))
     player_of = _credited(outcome, tournament_id)
     where = {
@@ -167,6 +170,11 @@ def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> None:
         for w in facts.wins
         if player_of[w.seat] is not None
     )
+    return {
+        (player, seat.place, seat.score)
+        for seat, player in zip(outcome.seats, player_of, strict=True)
+        if player is not None
+    }
 
 
 def _club_line_moment(session_id: int) -> datetime | None:
@@ -327,7 +335,7 @@ def _refresh(session_id: int, club_id: int) -> dict[str, Any]:
         if outcome is None:
             return {"session": session_id, "rated": 0}
         was = _club_line_moment(session_id)
-        _write_lines(outcome, tournament_id)
+        now = _write_lines(outcome, tournament_id)
         _awards_follow(outcome, was)
         if outcome.kind != TableSession.Kind.CLUB and tournament_id is None:
             return {"session": session_id, "rated": 0}
@@ -336,15 +344,6 @@ def _refresh(session_id: int, club_id: int) -> dict[str, Any]:
             pool.save(update_fields=["system"])
             return {"session": session_id, "rated": _recompute_locked(pool)}
         rated_at, rated = _rated_as(pool, session_id)
-        now = (
-            {
-                (player, s.place, s.score)
-                for s, player in zip(outcome.seats, _credited(outcome, tournament_id), strict=True)
-                if player is not None
-            }
-            if outcome.finished and len(outcome.seats) == 4
-            else set()
-        )
         if now == rated and (not rated or rated_at == outcome.started_at):
             return {"session": session_id, "rated": 0}
         key = outcome.key if rated_at is None else min(outcome.key, (rated_at, session_id))

@@ -210,17 +210,14 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         return points
 
 
-class EntryForm(forms.Form):
-    """An entry: a player of the club, or a guest by name (a new player)."""
+class PlayerOrNameForm(forms.Form):
+    """A form naming someone: a player of the club (its ``player`` select, found by 汉字 or
+    pinyin) or a new person by ``name`` — one of the two, else ``one_of_two`` says so."""
 
-    player = forms.ChoiceField(label=_("A player of the club"), required=False)
-    name = forms.CharField(label=_("or a guest's name"), max_length=80, required=False)
-    new_player = forms.BooleanField(
-        label=_("A new person, though a player of that name exists"), required=False
-    )
+    one_of_two = ""
 
-    def __init__(self, *args, players, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def set_players(self, players) -> None:
+        """The club's memberships the ``player`` select offers."""
         self.members = {str(m.player_id): m for m in players}
         # the widget first: setting the choices hands them to the widget there is
         self.fields["player"].widget = KeyedSelect(
@@ -232,19 +229,35 @@ class EntryForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        chosen, name = data.get("player"), data.get("name", "").strip()
-        if bool(chosen) == bool(name):
-            raise ValidationError(
-                _("Choose a player of the club, or write a guest's name: one of the two."),
-                code="one_of_two",
-            )
+        if bool(data.get("player")) == bool(data.get("name", "").strip()):
+            raise ValidationError(self.one_of_two, code="one_of_two")
         return data
+
+    def chosen_player(self):
+        """The club's player chosen, or None (a new person: ``cleaned_data["name"]``)."""
+        chosen = self.cleaned_data["player"]
+        return self.members[chosen].player if chosen else None
+
+
+class EntryForm(PlayerOrNameForm):
+    """An entry: a player of the club, or a guest by name (a new player)."""
+
+    player = forms.ChoiceField(label=_("A player of the club"), required=False)
+    name = forms.CharField(label=_("or a guest's name"), max_length=80, required=False)
+    new_player = forms.BooleanField(
+        label=_("A new person, though a player of that name exists"), required=False
+    )
+    one_of_two = _("Choose a player of the club, or write a guest's name: one of the two.")
+
+    def __init__(self, *args, players, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_players(players)
 
     def entry(self) -> dict[str, Any]:
         """What ``registration_create`` takes."""
+        if (player := self.chosen_player()) is not None:
+            return {"player": player}
         data = self.cleaned_data
-        if data["player"]:
-            return {"player": self.members[data["player"]].player}
         return {"name": data["name"].strip(), "new_player": data["new_player"]}
 
 
@@ -305,7 +318,7 @@ class PenaltyForm(forms.Form):
             self.initial.setdefault("round", str(rounds))
 
 
-class SubstituteForm(forms.Form):
+class SubstituteForm(PlayerOrNameForm):
     """替补: who is absent at the table, and who plays for him (a player of the club, or a
     new person by name)."""
 
@@ -313,33 +326,18 @@ class SubstituteForm(forms.Form):
     player = forms.ChoiceField(label=_("Plays for him: a player of the club"), required=False)
     name = forms.CharField(label=_("or a new person's name"), max_length=80, required=False)
     reason = forms.CharField(label=_("Why (optional)"), max_length=200, required=False)
+    one_of_two = _("Choose a player of the club, or write a new person's name: one of the two.")
 
     def __init__(self, *args, seats, players, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["absent"].choices = [(str(s.player), s.name) for s in seats]
-        self.members = {str(m.player_id): m for m in players}
-        self.fields["player"].widget = KeyedSelect(
-            {pid: search_keys(m.name) for pid, m in self.members.items()}
-        )
-        self.fields["player"].choices = [("", "—")] + [
-            (pid, m.name) for pid, m in self.members.items()
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if bool(data.get("player")) == bool(data.get("name", "").strip()):
-            raise ValidationError(
-                _("Choose a player of the club, or write a new person's name: one of the two."),
-                code="one_of_two",
-            )
-        return data
+        self.set_players(players)
 
     def substitute(self) -> dict[str, Any]:
         """What ``substitute_seat`` takes."""
-        data = self.cleaned_data
-        if data["player"]:
-            return {"substitute": self.members[data["player"]].player}
-        return {"name": data["name"].strip(), "new_player": True}
+        if (player := self.chosen_player()) is not None:
+            return {"substitute": player}
+        return {"name": self.cleaned_data["name"].strip(), "new_player": True}
 
 
 class RevokeForm(forms.Form):
