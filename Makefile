@@ -43,7 +43,8 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving http://$(HOST):$(PORT)/ (ASGI: pages, API and the live pages' streams; Ctrl-C stops)"
+	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --no-access-log
 
 test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -765,6 +765,15 @@ def user_clubs(user) -> UserClubs:
 # --- the table page ----------------------------------------------------------------------------
 
 
+def session_with_club(pk: int) -> TableSession | None:
+    """A session and its club: who may read it, nothing more."""
+    return TableSession.objects.select_related("club").filter(pk=pk).first()
+
+
+def club_by_pk(pk: int) -> Club | None:
+    return Club.objects.filter(pk=pk).first()
+
+
 def session_page(pk: int) -> TableSession | None:
     """A session with its club, ruleset, seats and bettors (their players), for its page."""
     return (

@@ -9,3 +9,8 @@ session_changed = Signal()
 #: sent by ``clubs.services.clubs.club_update`` in its transaction, after the club's row was
 #: saved (``club_id``, and ``fields``: the names of the fields whose value changed)
 club_changed = Signal()
+
+#: sent by ``clubs.tasks.follow_session`` in the writing transaction, each time a session's
+#: hands, results or state change (``session_id``, ``kind``: the session's kind, ``version``:
+#: its new ``data_version``), for what the apps show live of it
+session_written = Signal()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
-from django.db.models import F
-from django.db.models.functions import Now
+from django.db import connection
+from django.utils import timezone
 
 from clubs import signals
 from clubs.models import TableSession
 from clubs.selectors import session_totals
+from core import live
 from core.outbox import enqueue
 from core.workers import SAFE_TO_REPEAT
 
@@ -34,7 +35,22 @@ def follow_session(session_id: int) -> None:
     records the version it read (``derived_version``, a tournament's standings snapshot),
     and a periodic check (``ratings.reconcile``, ``tournaments.reconcile``) follows up any
     session whose derived data stayed behind."""
-    TableSession.objects.filter(pk=session_id).update(
-        data_version=F("data_version") + 1, changed_at=Now()
-    )
+    # one statement: the version counted, and what the live pages need to hear of it
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {TableSession._meta.db_table} "
+            "SET data_version = data_version + 1, changed_at = %s WHERE id = %s "
+            "RETURNING club_id, kind, data_version",
+            [connection.ops.adapt_datetimefield_value(timezone.now()), session_id],
+        )
+        written = cursor.fetchone()
     enqueue(session_changed.name, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
+    if written is None:
+        return
+    club_id, kind, version = written
+    live.announce(live.table_channel(session_id), kind="table", table=session_id, version=version)
+    if kind == TableSession.Kind.CLUB:
+        live.announce(live.club_channel(club_id), kind="table", table=session_id, version=version)
+    signals.session_written.send(
+        sender=TableSession, session_id=session_id, kind=kind, version=version
+    )

@@ -438,6 +438,37 @@ if CELERY_NAMED_QUEUES:
     }
     CELERY_BROKER_TRANSPORT_OPTIONS["queue_order_strategy"] = "priority"
 
+
+# --- Live pages ---------------------------------------------------------------------------------
+
+# Server-sent events (django-eventstream; pages/live/). A write says "this changed" once it has
+# committed (core.live); the event carries ids and a version, never what changed. With Redis the
+# event is kept (a day) under an id per channel, so a page that reconnects is sent what it missed,
+# and published, so the ASGI server holding the streams hears writes from any process (gunicorn,
+# a worker). Without Redis (the demo on SQLite, no broker) one process serves pages and streams.
+LIVE_REDIS_URL = env.str(
+    "LIVE_REDIS_URL",
+    default=CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "",
+)
+EVENTSTREAM_CHANNELMANAGER_CLASS = "pages.live.channels.PageChannels"
+if LIVE_REDIS_URL:
+    _live = urlsplit(LIVE_REDIS_URL)
+    EVENTSTREAM_REDIS = {
+        "host": _live.hostname or "127.0.0.1",
+        "port": _live.port or 6379,
+        "db": int(_live.path.strip("/") or 0),
+        "password": _live.password,
+        "ssl": _live.scheme == "rediss",
+        # a write's request must not wait on a Redis that does not answer: the event goes to
+        # the outbox instead (core.live)
+        "socket_connect_timeout": 0.5,
+        "socket_timeout": 1.0,
+    }
+    EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.RedisStorage"
+    EVENTSTREAM_STORAGE_CONNECTION = EVENTSTREAM_REDIS
+# seconds a process sends its events through the outbox after Redis failed to take one
+LIVE_BACKOFF_SECONDS = env.float("LIVE_BACKOFF_SECONDS", default=5.0)
+
 # --- Health check -------------------------------------------------------------------------------
 
 # Seconds /healthz waits for the broker's connection, then for a worker to answer a ping.

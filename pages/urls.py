@@ -14,4 +14,5 @@ urlpatterns = [
     path("", include("pages.tournaments.urls")),
     path("", include("pages.cards.urls")),
     path("", include("pages.app.urls")),
+    path("", include("pages.live.urls")),
 ]

@@ -111,6 +111,13 @@ def gunicorn_command(port: int, workers: int, *extra: str) -> list[str]:
             "--no-control-socket", *extra]  # fmt: skip
 
 
+def uvicorn_command(port: int) -> list[str]:
+    """The ASGI server on the project (``make run``'s, the live pages' streams)."""
+    return [str(BIN / "python"), "-m", "uvicorn", "config.asgi:application", "--host",
+            "127.0.0.1", "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown",
+            "2"]  # fmt: skip
+
+
 def worker_command(hostname: str, *, concurrency: int = 1, queues: str | None = None) -> list[str]:
     """``celery -A config worker`` (prefork), without the chatter between workers."""
     return [str(BIN / "celery"), "-A", "config", "worker", "--pool", "prefork",

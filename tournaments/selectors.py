@@ -595,6 +595,10 @@ def tournament_ids_of(club_id: int) -> list[int]:
 # --- reads of the tournament pages (pages/tournaments) ---------------------------------------
 
 
+def tournament_by_pk(pk: int) -> Tournament | None:
+    return Tournament.objects.select_related("club").filter(pk=pk).first()
+
+
 def tournament_visible(user, slug: str) -> Tournament | None:
     """The tournament with this slug if ``user`` may read it (``can_read_tournament``): a
     private tournament does not exist for an outsider."""

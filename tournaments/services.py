@@ -24,6 +24,7 @@ from clubs.models import Club, Player, Seat, TableSession
 from clubs.services.clubs import club_create
 from clubs.services.sessions import ResultFields, seat_player_replace, session_result_enter
 from clubs.tasks import follow_session
+from core import live
 from core.errors import Conflict, Invalid, problem
 from core.jobs import job_create, job_failed, job_queue
 from core.models import TaskRecord
@@ -350,6 +351,13 @@ _LOCK_MESSAGES = {
 }
 
 
+def _tell_tables(session_ids) -> None:
+    """The tables' own pages show what changed (the round's clock, a lock): told after the
+    commit (an update saves no row a receiver would see)."""
+    for session_id in session_ids:
+        live.announce(live.table_channel(session_id), kind="round", table=session_id)
+
+
 def _lock(sessions, code: str, why: str = "") -> None:
     """Lock these table sessions; their table cards' links stop working for good."""
     ids = list(sessions.values_list("pk", flat=True))  # (before: the filter may be on the lock)
@@ -357,6 +365,7 @@ def _lock(sessions, code: str, why: str = "") -> None:
         lock_code=code, lock_message=_LOCK_MESSAGES[code].format(why=why)
     )
     Table.objects.filter(session_id__in=ids).exclude(scorer_key=None).update(scorer_key=None)
+    _tell_tables(ids)
 
 
 def _freeze(tournament: Tournament) -> None:
@@ -377,6 +386,7 @@ def round_unlock(*, round_: Round, reason: str, user) -> RoundUnlock:
     TableSession.objects.filter(tournament_table__round=round_).update(
         lock_code="", lock_message=""
     )
+    _tell_tables(round_.tables.values_list("session_id", flat=True))
     return RoundUnlock.objects.create(round=round_, reason=reason.strip(), unlocked_by=user)
 
 
@@ -854,6 +864,7 @@ def round_clock_start(*, round_: Round, minutes: int | None = None) -> Round:
     round_.clock_started_at = timezone.now()
     round_.clock_minutes = minutes
     round_.save(update_fields=["clock_started_at", "clock_minutes"])
+    _tell_tables(round_.tables.values_list("session_id", flat=True))
     return round_
 
 
@@ -870,12 +881,19 @@ def round_clock_extend(*, round_: Round, minutes: int, table_number: int | None 
     if table_number is None:
         round_.clock_extra_minutes += minutes
         round_.save(update_fields=["clock_extra_minutes"])
+        _tell_tables(round_.tables.values_list("session_id", flat=True))
         return round_
     extended = round_.tables.filter(number=table_number).update(
         clock_extra_minutes=F("clock_extra_minutes") + minutes
     )
     if not extended:
         raise Invalid.single("table", "no_such_table", f"round {round_.number} has no such table")
+    # an update saves no row: the round's pages and the table's own are told here
+    live.announce(live.tournament_channel(round_.tournament_id), kind="clock")
+    for session_id in round_.tables.filter(number=table_number).values_list(
+        "session_id", flat=True
+    ):
+        live.announce(live.table_channel(session_id), kind="clock", table=session_id)
     return round_
 
 

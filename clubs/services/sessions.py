@@ -27,6 +27,7 @@ from clubs.models import (
     TableSession,
 )
 from clubs.tasks import follow_session
+from core import live
 from core.errors import Conflict, Invalid, problem
 from core.text import clean_text
 from scoring.services import ruleset_snapshot_get_or_create
@@ -95,6 +96,7 @@ def session_create(
     )
     _seat(session, players)
     _stand_bettors(session, bettors or [], {p.pk for p in players})
+    live.announce(live.club_channel(club.pk), kind="opened", table=session.pk)
     return session
 
 
@@ -150,7 +152,10 @@ def session_delete(*, session: TableSession) -> None:
     """Delete a session nothing was played at (a table opened by mistake)."""
     session = TableSession.objects.select_for_update().get(pk=session.pk)
     _require_no_play(session, "existence")
+    pk = session.pk
     session.delete()
+    live.announce(live.club_channel(session.club_id), kind="deleted", table=pk)
+    live.announce(live.table_channel(pk), kind="deleted", table=pk)
 
 
 @transaction.atomic

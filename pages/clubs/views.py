@@ -24,10 +24,12 @@ from clubs.services import clubs as club_services
 from clubs.services import sessions as session_services
 from core.errors import Conflict, Invalid
 from core.http import service_error_items
+from core.live import club_channel
 from pages.base import ERROR_TEXT, club_for, day_or_404, require_role
 from pages.clubs.forms import ClubForm, ClubRulesForm, PlayerForm, TableForm, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
+from pages.live import follow
 from scoring.services import same_rules
 from tournaments import selectors as tournament_selectors
 
@@ -139,6 +141,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
         "can_add_players": selectors.has_role(request.user, club, Role.ORGANISER),
         "can_change_rules": selectors.has_role(request.user, club, Role.ORGANISER),
         "tournaments": tournament_selectors.tournaments_listed(request.user, club),
+        "live_follow": follow(club_channel(club.pk)),
     }
     return render(request, "pages/clubs/club.html", context)
 

@@ -33,10 +33,12 @@ from clubs.services import hands as hand_services
 from clubs.services import sessions as session_services
 from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
 from core.http import service_error_items
+from core.live import table_channel
 from core.names import Name
 from pages import charts
 from pages.accounts.qr import qr_svg
 from pages.base import ERROR_TEXT, error_messages, whole_number
+from pages.live import follow
 from pages.tables import forms
 from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
@@ -547,8 +549,15 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         if hand is not None and not hand.is_deleted:
             view = selectors.hand_view(hand)
             context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}
+    elif sheet.rows:
+        # the last hand in words, for every phone that follows the table (live)
+        last = next((r.hand for r in reversed(sheet.rows) if not r.hand.is_deleted), None)
+        if last is not None:
+            view = selectors.hand_view(last)
+            context["last"] = {"hand": last, "words": words_of_view(view, seats=names)}
     if context["can_record"]:
         context["form"] = _form_context(sheet, values or {}, problems)
+    context["live_follow"] = follow(table_channel(session.pk))
     return render(request, "pages/tables/session.html", context, status=status)
 
 

@@ -24,11 +24,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from clubs import selectors as club_selectors
 from clubs.models import Role
 from core.errors import Conflict, Invalid
+from core.live import tournament_channel
 from pages.base import club_for, error_messages, require_role, whole_number
 from pages.clubs.forms import search_keys, slug_from_name
 from pages.clubs.options import club_mode, snapshot_options
 from pages.clubs.rulesets import snapshot_choice
 from pages.clubs.views import apply_problems
+from pages.live import follow
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import (
     REASON_TEXT,
@@ -289,6 +291,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         finished=tournament.status == Tournament.Status.FINISHED,
         checked_in=selectors.checked_in_count(tournament) if tournament.check_in else None,
         earlier=selectors.rounds_locked(tournament, before=latest.number if latest else 0),
+        # the round's state and progress follow the tables; the tables' forms stay as typed
+        live_follow=follow(tournament_channel(tournament.pk)),
     )  # fmt: skip
     return render(request, "pages/tournaments/desk.html", context)
 

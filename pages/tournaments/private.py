@@ -18,8 +18,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs.models import Role
+from core.live import tournament_channel
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
+from pages.live import follow
 from pages.tables.views import CARDS
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
@@ -55,6 +57,7 @@ def my_page(request: HttpRequest, key: str) -> HttpResponse:
             tournament.status, tournament.status), "round": round_, "row": row, "mates": mates,
         "clock": clock, "mine": mine, "standings": standings, "may_check_in": may_check_in,
         "zone": tournament.club.time_zone,
+        "live_follow": follow(tournament_channel(tournament.pk), key=key, main=True),
     }  # fmt: skip
     return render(request, "pages/tournaments/me.html", context)
 

@@ -26,8 +26,10 @@ from django.views.decorators.http import require_POST, require_safe
 from clubs import selectors as club_selectors
 from clubs.models import Role
 from core.csvcells import safe_row
+from core.live import tournament_channel
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
+from pages.live import follow
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import REASON_TEXT
@@ -90,6 +92,11 @@ def _context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict
         "now": timezone.now(),
         **extra,
     }
+
+
+def _follow(tournament: Tournament, key: str = "") -> dict[str, Any]:
+    """A page of the tournament with nothing to type in: read again whole when it changes."""
+    return follow(tournament_channel(tournament.pk), key=key, main=True)
 
 
 def _signed(n: int) -> str:
@@ -277,6 +284,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         points=" / ".join(str(p) for p in tournament.placement_points),
         seating_text=SEATING_TEXT.get(tournament.seating, tournament.seating),
         chain=[name_text(TIEBREAKS[c].name) for c in tournament.tiebreaks if c in TIEBREAKS],
+        live_follow=_follow(tournament),
     )  # fmt: skip
     return render(request, "pages/tournaments/tournament.html", context)
 
@@ -285,7 +293,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Rank, trend, the tiebreak chain's values named, a column per round."""
     tournament = tournament_for(request, slug)
-    context = _context(request, tournament)
+    context = _context(request, tournament, live_follow=_follow(tournament))
     table = standings_of(tournament, full=context["may_referee"])
     context.update(standings=table, rows=standings_rows(table))
     return render(request, "pages/tournaments/standings.html", context)
@@ -314,6 +322,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         request, tournament, show=show, qr=qr_svg(public_url), public_url=public_url,
         refresh=(refresh := _refresh(request.GET.get("refresh"))),
         keep="" if refresh == REFRESH_SECONDS else f"&refresh={refresh}",
+        live_follow=follow(tournament_channel(tournament.pk), self_read=True),
     )  # fmt: skip
     if show == "standings":
         context["standings"] = table = standings_of(tournament, rounds=False)
@@ -341,6 +350,7 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     context = _context(
         request, tournament, round=round_, cards=request.GET.get("cards") == "1", seated=seated,
         round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
+        live_follow=_follow(tournament),
     )  # fmt: skip
     if seated:
         context.update(_seating(round_))
@@ -357,6 +367,7 @@ def live(request: HttpRequest, slug: str) -> HttpResponse:
         request, tournament, round=current, refresh=REFRESH_SECONDS,
         live=None if current is None else selectors.live_tables(current),
         clock=clock_shown(selectors.round_clock(current), timezone.now()),
+        live_follow=_follow(tournament),
     )  # fmt: skip
     return render(request, "pages/tournaments/live.html", context)
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.live_steps import AsgiServer
 from tests.browser.steps import open_phone
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
@@ -111,3 +112,18 @@ class Shots:
 @pytest.fixture
 def shots(request) -> Shots:
     return Shots(re.sub(r"[^A-Za-z0-9_]+", "_", request.node.name))
+
+
+@pytest.fixture(scope="session")
+def _asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiServer]:
+    with django_db_blocker.unblock():
+        server = AsgiServer()
+    yield server
+    with django_db_blocker.unblock():
+        server.stop()
+
+
+@pytest.fixture
+def asgi_server(_asgi_server, transactional_db) -> AsgiServer:
+    """The site under its ASGI server (``AsgiServer``), for a test with live pages."""
+    return _asgi_server

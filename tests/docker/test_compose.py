@@ -27,7 +27,7 @@ def env_of(service: dict) -> dict:
 
 
 def test_services(services):
-    assert {"web", "worker", "beat", "postgres", "redis"} <= set(services)
+    assert {"web", "live", "proxy", "worker", "beat", "postgres", "redis"} <= set(services)
 
 
 @pytest.mark.parametrize("name", ["web", "worker", "beat", "postgres", "redis"])
@@ -59,7 +59,7 @@ def test_redis_keeps_its_queues_across_a_restart(compose, services):
     assert any(v.startswith("redisdata:/data") for v in services["redis"]["volumes"])
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+@pytest.mark.parametrize("name", ["web", "live", "worker", "beat"])
 def test_app_env_wiring(services, name):
     env = env_of(services[name])
     assert re.match(r"postgres(ql)?://[^@]+@postgres:5432/\w+$", env["DATABASE_URL"])
@@ -68,7 +68,7 @@ def test_app_env_wiring(services, name):
     assert env["SECRET_KEY"]
 
 
-@pytest.mark.parametrize("name", ["web", "worker", "beat"])
+@pytest.mark.parametrize("name", ["web", "live", "worker", "beat"])
 def test_app_waits_for_healthy_backends(services, name):
     depends = services[name]["depends_on"]
     for backend in ("postgres", "redis"):
@@ -80,7 +80,23 @@ def test_web_migrates_and_serves_with_gunicorn(services):
     command = " ".join(command) if isinstance(command, list) else command
     assert "manage.py migrate" in command
     assert "gunicorn config.wsgi" in command
-    assert services["web"]["ports"]
+    assert services["web"]["expose"] == ["8000"]  # reached through the proxy
+
+
+def test_the_proxy_sends_the_live_streams_to_the_asgi_server(services):
+    """Port 8000 is the proxy's: ``/live/`` (the event streams, held open, unbuffered) goes to
+    uvicorn, the rest to gunicorn."""
+    assert services["proxy"]["ports"] == ["8000:80"]
+    live = " ".join(services["live"]["command"])
+    assert "uvicorn config.asgi:application" in live and "--port 8001" in live
+    conf = (DOCKER / "nginx.conf").read_text()
+    streams = conf.split("location /live/")[1].split("}")[0]
+    assert "proxy_pass http://live:8001;" in streams
+    assert "proxy_buffering off;" in streams
+    rest = conf.split("location / ")[1].split("}")[0]
+    assert "proxy_pass http://web:8000;" in rest
+    mounted = services["proxy"]["volumes"][0]
+    assert mounted.startswith("./nginx.conf:/etc/nginx/conf.d/default.conf")
 
 
 def test_worker_is_scalable(services):

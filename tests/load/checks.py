@@ -320,6 +320,21 @@ def answers(results: Results) -> Check:
     return check
 
 
+def live_pages(results: Results) -> Check:
+    """Every live page held open heard of every acknowledged hand (its table's event)."""
+    from tests.load.figures import live_delays
+
+    delivered, _, missed = live_delays(results)
+    check = Check("live pages told of every hand",
+                  f"{len(results.heard)} pages, {delivered} events")  # fmt: skip
+    if results.heard and not delivered:
+        check.problems.append("no event reached any page")
+    check.problems += missed[:10]
+    if len(missed) > 10:
+        check.problems.append(f"… {len(missed) - 10} more")
+    return check
+
+
 def run_all(world: World, results: Results, lines: list[Line], logs: dict[str, Path],
             drained: Check) -> list[Check]:  # fmt: skip
     paid, zero = payments_and_totals()
@@ -336,4 +351,5 @@ def run_all(world: World, results: Results, lines: list[Line], logs: dict[str, P
         server_log(lines, logs["server"]),
         worker_log(logs["worker"]),
         answers(results),
+        live_pages(results),
     ]

@@ -15,10 +15,14 @@ of its lines are the load's and what each was.
   seats it). Once the tournament is over it scores club tables.
 * :class:`Reader` reads the ranking, players' profiles and statistics, the standings and the
   tables, from the API (with a token) and from the pages (anonymous, in Chinese or English).
+* :class:`LiveReader` holds a live page open on the ASGI server (its event stream, following
+  the club's and the tournament's channels) and notes when each event arrived.
 """
 
 from __future__ import annotations
 
+import http.client
+import json
 import random
 import threading
 import time
@@ -66,6 +70,8 @@ class Ack:
     sent: dict
     answer: dict
     username: str
+    #: when the hand was sent (epoch seconds: the live readers' clock)
+    sent_at: float = 0.0
 
 
 @dataclass
@@ -85,6 +91,8 @@ class Results:
     doubles: int = 0
     started: float = 0.0
     finished: float = 0.0
+    #: per live reader, what it heard: (epoch seconds, table session id, version)
+    heard: list[list[tuple[float, int, int]]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count(self, name: str) -> None:
@@ -209,10 +217,11 @@ class Writer:
 
     def hand(self, username: str, session: int, record: dict) -> Answer:
         key = uuid.uuid4().hex
+        sent_at = time.time()
         answer = self.write(f"/api/v1/sessions/{session}/hands/", "hand", record, (201,), key)
         if answer.status == 201:
             self.results.acks.append(
-                Ack(session, answer.body["number"], key, record, answer.body, username)
+                Ack(session, answer.body["number"], key, record, answer.body, username, sent_at)
             )
         return answer
 
@@ -406,7 +415,42 @@ class Reader:
                 time.sleep(self.config.pause)
 
 
-def run_clients(config: Config, world: World, base: str) -> Results:
+class LiveReader:
+    """A live page held open (the club's page, the tournament's live tables) on the ASGI
+    server: it follows their channels and notes each event's arrival, until :meth:`close`."""
+
+    def __init__(self, live: str, channels: tuple[str, ...], results: Results) -> None:
+        host, port = live.removeprefix("http://").split(":")
+        query = "&".join(f"channel={c}" for c in channels)
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=600)
+        self.path, self.results = f"/live/events/?{query}", results
+        self.heard: list[tuple[float, int, int]] = []
+        results.heard.append(self.heard)
+
+    def run(self) -> None:
+        try:
+            self.connection.request("GET", self.path)
+            response = self.connection.getresponse()
+            if response.status != 200:
+                self.results.unexpected.append(f"GET {self.path} → {response.status}")
+                return
+            kind = ""
+            for raw in response:
+                line = raw.decode()
+                if line.startswith("event: "):
+                    kind = line[7:].strip()
+                elif line.startswith("data: ") and kind == "changed":
+                    data = json.loads(line[6:])
+                    if "version" in data:
+                        self.heard.append((time.time(), data["table"], data["version"]))
+        except (OSError, ValueError, AttributeError):  # closed at the end, under the reader
+            return
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def run_clients(config: Config, world: World, base: str, live: str | None = None) -> Results:
     """Every client in a thread of its own for ``config.seconds``; what they saw."""
     results = Results()
     deadline = time.monotonic() + config.seconds
@@ -429,6 +473,14 @@ def run_clients(config: Config, world: World, base: str) -> Results:
     for n, token in enumerate(world.readers):
         jobs.append((Reader(n, token, *args, deadline=deadline).run, ()))
 
+    pages = [
+        LiveReader(live, world.channels, results) for _ in range(config.live_readers if live else 0)
+    ]
+    listening = [threading.Thread(target=p.run, daemon=True) for p in pages]
+    for thread in listening:
+        thread.start()
+    time.sleep(1.0 if pages else 0)  # the pages open before the evening starts
+
     threads = [threading.Thread(target=target, args=a, daemon=True) for target, a in jobs]
     results.started = time.monotonic()
     for thread in threads:
@@ -436,6 +488,9 @@ def run_clients(config: Config, world: World, base: str) -> Results:
     for thread in threads:
         thread.join(max(1.0, deadline - time.monotonic()) + 2 * config.client_timeout)
     results.finished = time.monotonic()
+    time.sleep(3.0 if pages else 0)  # the last hands' events on their way
+    for page in pages:
+        page.close()
     alive = sum(thread.is_alive() for thread in threads)
     if alive:
         results.unexpected.append(f"{alive} client(s) still waiting for an answer at the end")

@@ -17,6 +17,8 @@ class Config:
     scorers: int = 50
     #: players reading the ranking, profiles and standings, through the API and the pages
     readers: int = 10
+    #: live pages held open on the ASGI server while the scorers write (their event streams)
+    live_readers: int = 200
     #: seconds a client waits between two requests of its own (0: as fast as answered)
     pause: float = 0.0
     #: gunicorn's sync workers (the compose file's default for a 2-core machine)
@@ -98,6 +100,8 @@ def parse(argv: list[str] | None = None) -> Config:
     p.add_argument("--seconds", type=float, default=defaults.seconds, help="seconds of load")
     p.add_argument("--scorers", type=int, default=defaults.scorers, help="concurrent scorers")
     p.add_argument("--readers", type=int, default=defaults.readers, help="concurrent readers")
+    p.add_argument("--live-readers", type=int, default=defaults.live_readers,
+                   help="live pages held open on the ASGI server")  # fmt: skip
     p.add_argument("--pause", type=float, default=defaults.pause,
                    help="seconds a client waits between its requests")  # fmt: skip
     p.add_argument("--workers", type=int, default=defaults.gunicorn_workers,
@@ -122,6 +126,7 @@ def parse(argv: list[str] | None = None) -> Config:
         p.error(f"--database: {why}")
     return Config(
         seconds=args.seconds, scorers=args.scorers, readers=args.readers, pause=args.pause,
+        live_readers=args.live_readers,
         gunicorn_workers=args.workers, database=args.database, postgres=args.postgres,
         redis=args.redis, seed=args.seed, keep=args.keep,
     )  # fmt: skip

@@ -282,3 +282,50 @@ class FollowUpLag:
                 f"max {max(self.derived):.1f} s"
             )
         return "\n".join(parts)
+
+
+def live_delays(results: Results) -> tuple[int, list[float], list[str]]:
+    """What the live pages heard: events delivered in all, and for each acknowledged hand and
+    each live page, the seconds from the hand's sending until the page was told of it (the
+    first event for its table of a version at least the hand's number: each write to a table
+    counts one version, so that event left after the hand committed); a hand a page never heard
+    of is missed."""
+    import bisect
+
+    delivered = sum(len(heard) for heard in results.heard)
+    delays: list[float] = []
+    missed: list[str] = []
+    for n, heard in enumerate(results.heard):
+        by_table: dict[int, list[tuple[int, float]]] = defaultdict(list)
+        for at, table, data_version in heard:
+            by_table[table].append((data_version, at))
+        # the first arrival of each version or a later one
+        first: dict[int, tuple[list[int], list[float]]] = {}
+        for table, events in by_table.items():
+            events.sort()
+            versions = [v for v, _ in events]
+            earliest, times = math.inf, [0.0] * len(events)
+            for i in range(len(events) - 1, -1, -1):
+                earliest = min(earliest, events[i][1])
+                times[i] = earliest
+            first[table] = (versions, times)
+        for ack in results.acks:
+            versions, times = first.get(ack.session, ([], []))
+            i = bisect.bisect_left(versions, ack.number)
+            if i == len(versions):
+                missed.append(f"page {n}: table {ack.session} hand {ack.number}")
+            else:
+                delays.append(times[i] - ack.sent_at)
+    return delivered, delays, missed
+
+
+def live_line(results: Results) -> str:
+    if not results.heard:
+        return "live pages: none held open"
+    delivered, delays, missed = live_delays(results)
+    ms = [d * 1000 for d in delays]
+    return (
+        f"live pages: {len(results.heard)} held open on uvicorn; {delivered} events delivered; "
+        f"hand sent → page told p50 {percentile(ms, 50):.0f} ms, p99 {percentile(ms, 99):.0f} "
+        f"ms, max {max(ms, default=math.nan):.0f} ms; missed {len(missed)}"
+    )

@@ -41,6 +41,7 @@ from tests.processes import (
     project_env,
     spawn,
     stop,
+    uvicorn_command,
     wait_serving,
     worker_command,
 )
@@ -227,11 +228,18 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         processes.append(worker)
         processes.append(spawn(beat_command(logs / "beat-schedule"), logfiles["beat"], env))
+        # the ASGI server beside gunicorn, as compose runs it: the live pages' streams
+        live_port = free_port()
+        logfiles["live"] = logs / "live.log"
+        asgi = spawn(uvicorn_command(live_port), logfiles["live"], env)
+        processes.append(asgi)
+        live = f"http://127.0.0.1:{live_port}"
         base = f"http://127.0.0.1:{port}"
         try:
             wait_serving(f"{base}/api/v1/", gunicorn)
+            wait_serving(f"{live}/healthz?check=database", asgi)
         except NotServing as e:
-            say(f"load: gunicorn: {e}")
+            say(f"load: gunicorn or uvicorn: {e}")
             return 2
         deadline = time.monotonic() + 60
         while "ready." not in logfiles["worker"].read_text():
@@ -244,13 +252,15 @@ def main(argv: list[str] | None = None) -> int:
             f"load: {base}, gunicorn {config.gunicorn_workers} workers, a Celery worker and "
             f"beat; {config.scorers} scorers ({config.solo_scorers} at tables of their own, "
             f"{config.pairs} pairs racing, {config.tournament_tables} at the tournament), "
-            f"{config.readers} readers for {config.seconds:g} s …"
+            f"{config.readers} readers, {config.live_readers} live pages open on uvicorn, "
+            f"for {config.seconds:g} s …"
         )
-        groups = {"gunicorn": gunicorn.pid, "worker": worker.pid, "beat": processes[2].pid}
+        groups = {"gunicorn": gunicorn.pid, "worker": worker.pid, "beat": processes[2].pid,
+                  "uvicorn": asgi.pid}  # fmt: skip
         cpu_before = figures.cpu_seconds(groups)
         lag = figures.FollowUpLag()
         lag.start()
-        results = clients.run_clients(config, built, base)
+        results = clients.run_clients(config, built, base, live)
         cpu = figures.cpu_line(
             cpu_before, figures.cpu_seconds(groups), results.finished - results.started
         )
@@ -265,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         say("")
         say(figures.report(config, results, lines, postgres_version, cpu))
         say(lag.line())
+        say(figures.live_line(results))
         say("")
         found = checks.run_all(built, results, lines, logfiles, drained)
         for check in found:

@@ -27,11 +27,12 @@ from clubs.models import Club, Hand, Player, Role, TableSession
 from clubs.services.clubs import club_create, membership_update, player_create
 from clubs.services.hands import SESSION_FIELDS, hand_record
 from clubs.services.sessions import session_close, session_create
+from core.live import club_channel, tournament_channel
 from scoring.engine.settle import settle
 from tests.load.config import Config
 from tests.scoring.engine.records import declared_twin, random_record
 from tournaments import services as tournaments
-from tournaments.models import Round
+from tournaments.models import Round, Tournament
 
 CLUB = "load-teahouse"
 TOURNAMENT = "load-cup"
@@ -67,6 +68,8 @@ class World:
     records: list[dict]  # hands for a table without bettors
     bettor_records: list[dict]  # hands for a table with them
     scorer_users: set[int] = field(default_factory=set)
+    #: the live channels the club's and the tournament's pages follow (core.live)
+    channels: tuple[str, ...] = ()
 
 
 def login(username: str):
@@ -186,6 +189,8 @@ def build(config: Config) -> World:
         readers=readers, players=[p.pk for p in players],
         tournament_players=[p.pk for p in guests], sessions=history + opened, records=records,
         bettor_records=bettor_records, scorer_users=scorer_users,
+        channels=(club_channel(Club.objects.get(slug=CLUB).pk),
+                  tournament_channel(Tournament.objects.get(slug=TOURNAMENT).pk)),
     )  # fmt: skip
 
 

@@ -61,12 +61,14 @@ SVG_ROUTES = {
 }
 PNG_ROUTES = {f"{name}-png" for name in SVG_ROUTES} | {"app-icon"}
 JSON_ROUTES = {"app-manifest": "application/manifest+json"}
+#: the live pages' event stream: a stream when it opens, its refusals in the API's JSON shape
+STREAM_ROUTES = {"live-events"}
 
 #: the query keys the pages read (and the API's, which a visitor may paste)
 QUERY_KEYS = ("q", "next", "saved", "club", "x", "show", "refresh", "cards", "year", "preset",
               "hand", "win", "self_draw", "period", "from", "to", "min_sessions", "sort",
               "order", "page", "page_size", "format", "tournament", "date", "day", "lang",
-              "language")  # fmt: skip
+              "language", "channel", "lastEventId", "key")  # fmt: skip
 BAD_DATES = ("2026-02-30", "2026-13-01", "0000-01-01", "9999-12-31", "1899-12-31", "2026-1-1",
              "20260101", "yesterday", "-1", "2026-02-29T25:61")  # fmt: skip
 TEXT = st.text(
@@ -77,7 +79,8 @@ TEXT = st.text(
 WORDS = ("csv", "json", "asc", "desc", "month", "year", "all", "custom", "1", "0", "true",
          "rate", "total", "sessions", "hands", "qq", "chengdu", "chengdu-teahouse",
          "fuzz-private", "/admin/", "https://example.com/", "//evil.example",
-         "javascript:alert(1)", "²", "٣", "１２")  # fmt: skip
+         "javascript:alert(1)", "²", "٣", "１２", "table-1", "club-1", "tournament-1",
+         "table-1:3", "table-1:-1,club-1:x")  # fmt: skip
 VALUES = st.one_of(
     TEXT,
     st.sampled_from(BAD_DATES),
@@ -253,6 +256,10 @@ def fuzz_route(world, client, name, pattern, method, fields, tally) -> None:
         elif status == 200 and name in JSON_ROUTES:
             if kind != JSON_ROUTES[name]:
                 problem = f"the manifest answered {kind}"
+        elif name in STREAM_ROUTES:
+            wanted = "text/event-stream" if status == 200 else "application/json"
+            if not kind.startswith(wanted):
+                problem = f"the event stream answered {status} {kind}"
         elif status == 200 and name in PNG_ROUTES:
             if kind != "image/png" or not response.content.startswith(b"\x89PNG"):
                 problem = f"a PNG card answered {kind}"

@@ -65,6 +65,8 @@ MEMBERS_CLUB = {
     "page-tiles": EVERYONE,
     "app-manifest": EVERYONE,
     "app-icon": EVERYONE,
+    # names no channel: who may follow which is tests/pages/test_live_channels.py
+    "live-events": (400,) * 7,
     "page-rules": EVERYONE,
     "page-rules-preset": EVERYONE,  # public: the rules are the engine's, no club's
     "page-club-new": SIGNED_IN,

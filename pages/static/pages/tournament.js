@@ -112,14 +112,14 @@
   apply();
   window.requestAnimationFrame(step);
 
-  // refresh: read the page again and put in its board and its stamp, keeping the scroll place
+  // refresh: read the page again and put in its board, stamp and clock, keeping the scroll place
   var seconds = Number(body.dataset.refresh) || 30;
   function refresh() {
     window.fetch(window.location.href, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        ["proj-board", "proj-stamp"].forEach(function (id) {
+        ["proj-board", "proj-stamp", "proj-clock"].forEach(function (id) {
           var fresh = doc.getElementById(id), here = document.getElementById(id);
           if (fresh && here) here.innerHTML = fresh.innerHTML;
         });
@@ -133,4 +133,6 @@
       });
   }
   setInterval(refresh, seconds * 1000);
+  // and at once when the tournament changes (live.js, the page's live channel)
+  document.addEventListener("live:changed", refresh);
 })();
