@@ -117,3 +117,39 @@ def test_the_club_page_follows_its_open_tables(browser, asgi_server, shots):
     assert page.locator("#recent-tables .table-card").count() == 1
     assert page.evaluate("() => window.__same_page") is True
     context.close()
+
+
+def test_two_phones_racing_for_the_same_hand(browser, asgi_server, shots, in_process_tasks):
+    """Phones A and B both hold the table's card and both enter hand 1. A saves first: B's page
+    says at once, beside its form, that another phone saved hand 1 (its form untouched). B saves
+    anyway: refused (409), B sees the hand A stored and the choice — never a duplicate."""
+    from clubs.models import Hand
+
+    tournament, [table] = tournament_table(hands=4)
+    phones = phones_at(browser, asgi_server.url, table, others=0)
+    context_b, b = open_phone(browser, asgi_server.url)
+    b.goto(f"{asgi_server.url}/t/{table.scorer_key}/")
+    b.wait_for_url(f"**/sessions/{table.session_id}/**")
+    watch(b)
+    a = phones[0][1]
+    assert b.locator("#record-stale").is_hidden()
+    save_hand(a, winner=1)
+    b.locator("#record-stale").wait_for()  # told, without a reload
+    assert "1" in b.locator("#record-stale").inner_text()
+    assert b.locator("#next-number").input_value() == "1"  # what B is entering is his
+    shots(b, "phone B is told hand 1 was saved")
+    b.locator("#record").screenshot(path=str(shots.folder / "record-form-told.png"))
+    form = b.locator("form.hand-form")
+    form.locator('label.chip:has(input[name="dealer"][value="0"])').click()
+    form.locator('label.chip:has(input[name="w1_seat"][value="2"])').click()
+    form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
+    form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
+    with b.expect_response(lambda r: r.request.method == "POST") as answer:
+        form.locator('button[type="submit"]').click()
+    assert answer.value.status == 409
+    b.locator(".race").wait_for()
+    shots(b, "phone B sees the stored hand and the choice")
+    assert Hand.objects.filter(session_id=table.session_id).count() == 1
+    context_b.close()
+    for context, _ in phones:
+        context.close()

@@ -15,15 +15,19 @@ of its lines are the load's and what each was.
   seats it). Once the tournament is over it scores club tables.
 * :class:`Reader` reads the ranking, players' profiles and statistics, the standings and the
   tables, from the API (with a token) and from the pages (anonymous, in Chinese or English).
-* :class:`LiveReader` holds a live page open on the ASGI server (its event stream, following
-  the club's and the tournament's channels) and notes when each event arrived.
+* The live pages (``tests/load/live_pages.py``, a process of their own) hold the club's and
+  the tournament's event streams open on the ASGI server and note when each event arrived.
 """
 
 from __future__ import annotations
 
-import http.client
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -70,8 +74,9 @@ class Ack:
     sent: dict
     answer: dict
     username: str
-    #: when the hand was sent (epoch seconds: the live readers' clock)
+    #: when the hand was sent and its answer came (epoch seconds: the live pages' clock)
     sent_at: float = 0.0
+    answered_at: float = 0.0
 
 
 @dataclass
@@ -221,8 +226,9 @@ class Writer:
         answer = self.write(f"/api/v1/sessions/{session}/hands/", "hand", record, (201,), key)
         if answer.status == 201:
             self.results.acks.append(
-                Ack(session, answer.body["number"], key, record, answer.body, username, sent_at)
-            )
+                Ack(session, answer.body["number"], key, record, answer.body, username, sent_at,
+                    time.time())
+            )  # fmt: skip
         return answer
 
 
@@ -290,6 +296,7 @@ class RacingPair:
             number = self.number
             record = {**writer.rnd.choice(self.world.records), "number": number}
             key = uuid.uuid4().hex
+            sent_at = time.time()
             answer = writer.http.request(
                 "POST", f"/api/v1/sessions/{self.session}/hands/", "hand race", body=record,
                 key=key, expect=(201, 409),
@@ -298,7 +305,16 @@ class RacingPair:
             self.results.races.setdefault((self.session, number), []).append((answer.status, code))
             if answer.status == 201:
                 self.results.acks.append(
-                    Ack(self.session, number, key, record, answer.body, scorer.username)
+                    Ack(
+                        self.session,
+                        number,
+                        key,
+                        record,
+                        answer.body,
+                        scorer.username,
+                        sent_at,
+                        time.time(),
+                    )  # fmt: skip
                 )
             writer.pause()
 
@@ -415,41 +431,6 @@ class Reader:
                 time.sleep(self.config.pause)
 
 
-class LiveReader:
-    """A live page held open (the club's page, the tournament's live tables) on the ASGI
-    server: it follows their channels and notes each event's arrival, until :meth:`close`."""
-
-    def __init__(self, live: str, channels: tuple[str, ...], results: Results) -> None:
-        host, port = live.removeprefix("http://").split(":")
-        query = "&".join(f"channel={c}" for c in channels)
-        self.connection = http.client.HTTPConnection(host, int(port), timeout=600)
-        self.path, self.results = f"/live/events/?{query}", results
-        self.heard: list[tuple[float, int, int]] = []
-        results.heard.append(self.heard)
-
-    def run(self) -> None:
-        try:
-            self.connection.request("GET", self.path)
-            response = self.connection.getresponse()
-            if response.status != 200:
-                self.results.unexpected.append(f"GET {self.path} → {response.status}")
-                return
-            kind = ""
-            for raw in response:
-                line = raw.decode()
-                if line.startswith("event: "):
-                    kind = line[7:].strip()
-                elif line.startswith("data: ") and kind == "changed":
-                    data = json.loads(line[6:])
-                    if "version" in data:
-                        self.heard.append((time.time(), data["table"], data["version"]))
-        except (OSError, ValueError, AttributeError):  # closed at the end, under the reader
-            return
-
-    def close(self) -> None:
-        self.connection.close()
-
-
 def run_clients(config: Config, world: World, base: str, live: str | None = None) -> Results:
     """Every client in a thread of its own for ``config.seconds``; what they saw."""
     results = Results()
@@ -473,13 +454,15 @@ def run_clients(config: Config, world: World, base: str, live: str | None = None
     for n, token in enumerate(world.readers):
         jobs.append((Reader(n, token, *args, deadline=deadline).run, ()))
 
-    pages = [
-        LiveReader(live, world.channels, results) for _ in range(config.live_readers if live else 0)
-    ]
-    listening = [threading.Thread(target=p.run, daemon=True) for p in pages]
-    for thread in listening:
-        thread.start()
-    time.sleep(1.0 if pages else 0)  # the pages open before the evening starts
+    pages = None
+    if live and config.live_readers:
+        descriptor, out = tempfile.mkstemp(suffix=".json")
+        os.close(descriptor)
+        pages = subprocess.Popen(
+            [sys.executable, "-m", "tests.load.live_pages", live, str(config.live_readers), out,
+             *world.channels], cwd=os.getcwd(),
+        )  # fmt: skip
+        time.sleep(2.0)  # the pages open before the evening starts
 
     threads = [threading.Thread(target=target, args=a, daemon=True) for target, a in jobs]
     results.started = time.monotonic()
@@ -488,9 +471,15 @@ def run_clients(config: Config, world: World, base: str, live: str | None = None
     for thread in threads:
         thread.join(max(1.0, deadline - time.monotonic()) + 2 * config.client_timeout)
     results.finished = time.monotonic()
-    time.sleep(3.0 if pages else 0)  # the last hands' events on their way
-    for page in pages:
-        page.close()
+    if pages is not None:
+        time.sleep(3.0)  # the last hands' events on their way
+        pages.send_signal(signal.SIGTERM)
+        pages.wait(30)
+        with open(out) as f:
+            heard = json.load(f)
+        os.unlink(out)
+        results.heard = [[tuple(e) for e in page] for page in heard["heard"]]
+        results.unexpected += [f"a live page did not open: {f}" for f in heard["failures"][:5]]
     alive = sum(thread.is_alive() for thread in threads)
     if alive:
         results.unexpected.append(f"{alive} client(s) still waiting for an answer at the end")

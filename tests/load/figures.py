@@ -284,7 +284,7 @@ class FollowUpLag:
         return "\n".join(parts)
 
 
-def live_delays(results: Results) -> tuple[int, list[float], list[str]]:
+def live_delays(results: Results) -> tuple[int, list[tuple[float, float]], list[str]]:
     """What the live pages heard: events delivered in all, and for each acknowledged hand and
     each live page, the seconds from the hand's sending until the page was told of it (the
     first event for its table of a version at least the hand's number: each write to a table
@@ -293,7 +293,7 @@ def live_delays(results: Results) -> tuple[int, list[float], list[str]]:
     import bisect
 
     delivered = sum(len(heard) for heard in results.heard)
-    delays: list[float] = []
+    delays: list[tuple[float, float]] = []  # (from the sending, from the scorer's answer)
     missed: list[str] = []
     for n, heard in enumerate(results.heard):
         by_table: dict[int, list[tuple[int, float]]] = defaultdict(list)
@@ -315,7 +315,7 @@ def live_delays(results: Results) -> tuple[int, list[float], list[str]]:
             if i == len(versions):
                 missed.append(f"page {n}: table {ack.session} hand {ack.number}")
             else:
-                delays.append(times[i] - ack.sent_at)
+                delays.append((times[i] - ack.sent_at, times[i] - ack.answered_at))
     return delivered, delays, missed
 
 
@@ -323,9 +323,13 @@ def live_line(results: Results) -> str:
     if not results.heard:
         return "live pages: none held open"
     delivered, delays, missed = live_delays(results)
-    ms = [d * 1000 for d in delays]
+    sent = [d * 1000 for d, _ in delays]
+    answered = [d * 1000 for _, d in delays]
     return (
         f"live pages: {len(results.heard)} held open on uvicorn; {delivered} events delivered; "
-        f"hand sent → page told p50 {percentile(ms, 50):.0f} ms, p99 {percentile(ms, 99):.0f} "
-        f"ms, max {max(ms, default=math.nan):.0f} ms; missed {len(missed)}"
+        f"missed {len(missed)}\n"
+        f"  a hand sent → each page told: p50 {percentile(sent, 50):.0f} ms, p99 "
+        f"{percentile(sent, 99):.0f} ms, max {max(sent, default=math.nan):.0f} ms\n"
+        f"  its scorer's answer → each page told: p50 {percentile(answered, 50):.0f} ms, p99 "
+        f"{percentile(answered, 99):.0f} ms (below 0: told before the scorer had his answer)"
     )
