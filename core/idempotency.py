@@ -146,3 +146,41 @@ def _idempotent(request: Request, key: str, handler, *args, **kwargs) -> Respons
     finally:
         delattr(request._request, _NOTED)
     return response
+
+
+# --- pages: the same rule for a form a page sends again (its offline queue) --------------------
+
+
+def form_digest(path: str, fields: list[tuple[str, str]]) -> str:
+    """What a form's POST said (its path and fields, in order, the CSRF token left out)."""
+    said = [pair for pair in fields if pair[0] != "csrfmiddlewaretoken"]
+    body = json.dumps(said, ensure_ascii=False)
+    return hashlib.sha256(f"{path}\n{body}".encode()).hexdigest()
+
+
+def form_answer(user, key: str, digest: str) -> tuple[int, dict] | None:
+    """The answer stored for a page's POST sent before with this key (``user``: the login,
+    or None for a visitor with a table card; the key is the page's own, scoped by the caller),
+    or None. The same key with another form is a Conflict."""
+    prior = IdempotentRequest.objects.filter(
+        user=user if user is not None and user.is_authenticated else None,
+        key=key,
+        created_at__gte=expiry_cutoff(),
+    ).first()
+    if prior is None:
+        return None
+    if prior.body_hash != digest:
+        raise Conflict("idempotency_key_reused", "this Idempotency-Key was used for another form")
+    return prior.status, prior.response
+
+
+def form_answer_store(user, key: str, path: str, digest: str, status: int, body: dict) -> None:
+    """Keep a page POST's answer under its key, in the caller's transaction (with its write)."""
+    IdempotentRequest.objects.create(
+        key=key,
+        user=user if user is not None and user.is_authenticated else None,
+        path=path,
+        body_hash=digest,
+        status=status,
+        response=body,
+    )

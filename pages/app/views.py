@@ -5,6 +5,7 @@ for."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
@@ -60,3 +61,21 @@ def icon(request: HttpRequest, size: int) -> HttpResponse:
     if size not in ICON_SIZES:
         raise Http404
     return HttpResponse(png_of(ICON_SVG.format(size=size, theme=THEME)), content_type="image/png")
+
+
+#: the service worker's script (served from the site's root: its scope is every page), after
+#: the queue's, which it shares with the pages
+WORKER = [Path(__file__).resolve().parents[1] / "static" / "pages" / name
+          for name in ("queue-db.js", "sw.js")]  # fmt: skip
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js``: the service worker that keeps the table pages usable with no connection
+    (``pages/static/pages/sw.js``), never cached by the browser's HTTP cache (a new version
+    must reach the phones)."""
+    script = b"\n".join(path.read_bytes() for path in WORKER)
+    response = HttpResponse(script, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response

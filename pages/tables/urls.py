@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from pages.tables import seats, views
+from pages.tables import queue, seats, views
 
 H = "sessions/<int:pk>/hands/<int:number>"
 
 urlpatterns = [
     path("sessions/<int:pk>/", views.session_page, name="page-session"),
     path("sessions/<int:pk>/close/", views.session_close, name="page-session-close"),
+    path("sessions/<int:pk>/hands/send/", queue.hand_send, name="page-hand-send"),
     path("sessions/<int:pk>/reopen/", views.session_reopen, name="page-session-reopen"),
     path("sessions/<int:pk>/result/", views.session_result, name="page-session-result"),
     path("sessions/<int:pk>/seats/", seats.seats_page, name="page-session-seats"),

@@ -45,7 +45,10 @@ def picker_words() -> dict[str, object]:
         "bonus": _("自摸加底 (self-draw bonus)"),
         "per-payer": _("each payer, at base 1"),
         "short": _("Tap {n} more tiles."),
-        "offline": _("The rules engine could not be reached."),
+        "offline": _(
+            "No connection: the tiles cannot be checked now. Save the hand all the same — "
+            "the server checks it when it is sent."
+        ),
         "winning": _("Winning tile"),
         "pick": _("Tap a tile to add it"),
         "hand": _("Your hand (tap a tile to remove it)"),

@@ -29,6 +29,9 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 # Playwright's sync API runs an event loop in this thread; the live server's database work
 # happens in its own thread, the test's own ORM calls here are plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# the service worker's own requests (a table's hand form it sends) pass through the contexts'
+# routes too: the offline tests drop an answer there (Chromium, an opt-in of Playwright's)
+os.environ.setdefault("PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS", "1")
 
 
 def chromium_path() -> str | None:

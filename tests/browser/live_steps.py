@@ -131,11 +131,14 @@ def save_hand(page, winner: int = 1) -> tuple[float, float]:
     form.locator(f'label.chip:has(input[name="w1_seat"][value="{winner}"])').click()
     form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
     form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
+    number = form.locator('input[name="number"]').input_value()
     sent = time.time() * 1000
     with page.expect_response(lambda r: r.request.method == "POST") as answer:
         form.locator('button[type="submit"]').click()
-    assert answer.value.status == 302, answer.value.status
+    assert answer.value.status == 302, answer.value.status  # stored; the table shows it
+
     answered = time.time() * 1000
+    page.wait_for_url(f"**saved={number}#*")
     page.wait_for_load_state()
     return sent, answered
 

@@ -228,3 +228,26 @@ def test_a_rolled_back_write_tells_no_one(clubs):
         assert heard.events(table_channel(table.pk)) == []
     finally:
         heard.close()
+
+
+def test_under_wsgi_the_stream_answers_what_happened_and_ends(
+    clubs, django_capture_on_commit_callbacks
+):
+    """A WSGI server (gunicorn alone) cannot hold a stream: it answers the events since the
+    page's last id and the ids to go on from, with ``retry``; the browser asks again."""
+    _, table = clubs["public"]
+    channel = table_channel(table.pk)
+    first = Client().get("/live/events/", {"channel": channel})
+    body = first.content.decode()
+    assert body.startswith("retry: ")
+    assert "event: stream-poll" in body
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_record(session=table, data=PINGHU, user=None)
+    last = [line[4:] for line in body.splitlines() if line.startswith("id: ")]
+    if not last:  # no store (no Redis): nothing kept to catch up from
+        return
+    again = Client().get("/live/events/", {"channel": channel, "lastEventId": last[-1]})
+    table.refresh_from_db()
+    events = [json.loads(line[6:]) for line in again.content.decode().splitlines()
+              if line.startswith("data: {")]  # fmt: skip
+    assert events == [{"kind": "table", "table": table.pk, "version": table.data_version}]

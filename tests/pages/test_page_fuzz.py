@@ -63,6 +63,11 @@ PNG_ROUTES = {f"{name}-png" for name in SVG_ROUTES} | {"app-icon"}
 JSON_ROUTES = {"app-manifest": "application/manifest+json"}
 #: the live pages' event stream: a stream when it opens, its refusals in the API's JSON shape
 STREAM_ROUTES = {"live-events"}
+#: the service worker's script
+SCRIPT_ROUTES = {"app-service-worker"}
+#: the table page's queue: its answers and refusals in JSON (a sign-in asked for, or a table not
+#: found, as the table page answers them)
+QUEUE_ROUTES = {"page-hand-send"}
 
 #: the query keys the pages read (and the API's, which a visitor may paste)
 QUERY_KEYS = ("q", "next", "saved", "club", "x", "show", "refresh", "cards", "year", "preset",
@@ -256,6 +261,12 @@ def fuzz_route(world, client, name, pattern, method, fields, tally) -> None:
         elif status == 200 and name in JSON_ROUTES:
             if kind != JSON_ROUTES[name]:
                 problem = f"the manifest answered {kind}"
+        elif name in SCRIPT_ROUTES:
+            if status == 200 and not kind.startswith("text/javascript"):
+                problem = f"the service worker answered {kind}"
+        elif name in QUEUE_ROUTES and status in (200, 201, 400, 409):
+            if not kind.startswith("application/json"):
+                problem = f"the hand queue answered {status} {kind}"
         elif name in STREAM_ROUTES:
             wanted = "text/event-stream" if status == 200 else "application/json"
             if not kind.startswith(wanted):

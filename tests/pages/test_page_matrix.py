@@ -65,6 +65,7 @@ MEMBERS_CLUB = {
     "page-tiles": EVERYONE,
     "app-manifest": EVERYONE,
     "app-icon": EVERYONE,
+    "app-service-worker": EVERYONE,
     # names no channel: who may follow which is tests/pages/test_live_channels.py
     "live-events": (400,) * 7,
     "page-rules": EVERYONE,
@@ -168,6 +169,7 @@ PUBLIC_CLUB = {
 }
 ACTIONS = (
     "logout",
+    "page-hand-send",
     "page-session-close",
     "page-session-link",
     "page-session-reopen",
@@ -245,6 +247,7 @@ def world(request):
         "page-session": [session.pk],
         "page-session-close": [session.pk],
         "page-session-link": [session.pk],
+        "page-hand-send": [session.pk],
         "page-players-link": [players_key],
         "page-session-reopen": [session.pk],
         "page-session-result": [session.pk],

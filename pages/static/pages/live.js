@@ -67,17 +67,20 @@
   }
 
   var opened = false;
+  var polling = false;  // a WSGI server answers what happened, then ends: no stream held
   var source = new EventSource(follow.getAttribute("data-url"));
+  source.addEventListener("stream-poll", function () { polling = true; });
   source.addEventListener("changed", soon);
   source.addEventListener("stream-reset", soon);
   source.addEventListener("stream-error", function () { source.close(); say("off"); });
   source.addEventListener("open", function () {
-    if (opened) { soon(); }
+    if (opened && !polling) { soon(); }
     opened = true;
     say("on");
   });
   source.addEventListener("error", function () {
-    if (source.readyState === EventSource.CLOSED) { say("off"); } else { say("reconnecting"); }
+    if (source.readyState === EventSource.CLOSED) { say("off"); }
+    else if (!polling) { say("reconnecting"); }
   });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { soon(); }
