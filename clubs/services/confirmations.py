@@ -92,12 +92,6 @@ def hand_confirm(
     confirms for the seat that entered the hand (his entry is his word). The hand is the one
     as it stands now; a correction later asks again. One transaction, which locks the session.
     """
-    if verdict not in VERDICTS:
-        raise Invalid.single("verdict", "invalid_choice", "confirm or dispute")
-    words = _words(words)
-    if verdict == HandConfirmation.Verdict.DISPUTE and not words:
-        message = "say what is wrong, in a few words (“not 清一色”, “I did not 点炮”)"
-        raise Invalid.single("words", "words_required", message)
     with transaction.atomic():
         # the hand first, then its session (as a correction locks them)
         hand = (
@@ -119,6 +113,12 @@ def hand_confirm(
             raise PermissionDenied("you confirm for your own seat only")
         else:
             seat = own
+        if verdict not in VERDICTS:
+            raise Invalid.single("verdict", "invalid_choice", "confirm or dispute")
+        words = _words(words)
+        if verdict == HandConfirmation.Verdict.DISPUTE and not words:
+            message = "say what is wrong, in a few words (“not 清一色”, “I did not 点炮”)"
+            raise Invalid.single("words", "words_required", message)
         if seat == hand.entry_seat:
             message = "this seat entered the hand: its entry is its confirmation"
             raise Conflict("entered_it", message, path="seat")

@@ -20,7 +20,6 @@ from clubs.fastpath import (
     lock_session,
     payments_insert,
     session_state,
-    table_of,
 )
 from clubs.limits import HAND_NUMBER
 from clubs.models import Hand, HandConfirmation, HandRevision, TableSession
@@ -29,7 +28,6 @@ from clubs.services.confirmations import (
     counts_on_entry,
     hand_standing_of,
     recount,
-    seat_of_user,
     session_rule,
 )
 from clubs.services.sessions import require_open
@@ -145,7 +143,7 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
     _check_limit(session, number)
     dealer = _previous_next_dealer(session, number, state)
     record, settlement = _settle(session, data, state.table, dealer)
-    entry_seat = seat_of_user(session.pk, user)
+    entry_seat = state.seat_of_user(user)
     hand = Hand(
         session=session,
         number=number,
@@ -242,7 +240,8 @@ def hand_correct(
     reason = _reason(reason, required=reason_required)
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
-    table = table_of(hand.session_id)
+    state = session_state(hand.session_id)
+    table = state.table
     dealer = _previous_next_dealer(hand.session, hand.number)
     record, settlement = _settle(hand.session, data, table, dealer)
     changes = sorted(
@@ -254,7 +253,7 @@ def hand_correct(
     hand.dealer = record.get("dealer", 0)
     hand.next_dealer = settlement.next_dealer
     hand.revision += 1
-    hand.entry_seat = seat_of_user(hand.session_id, user)
+    hand.entry_seat = state.seat_of_user(user)
     hand.counts = counts_on_entry(hand.session, hand.entry_seat)
     hand.save()
     hand.payments.all().delete()
