@@ -934,6 +934,15 @@ def session_standings(session: TableSession) -> dict[int, HandStanding]:
     }
 
 
+def hand_standing(
+    session: TableSession, hand: Hand, said: Iterable[HandConfirmation]
+) -> HandStanding:
+    """Where one hand stands, from the words said about it (``hand_confirmations``, every
+    revision's: those about its current one count)."""
+    words = [Word(c.seat, c.verdict, c.words) for c in said if c.revision == hand.revision]
+    return standing(confirmation_rule_of(session), hand.entry_seat, words)
+
+
 def hand_confirmations(hand: Hand) -> QuerySet[HandConfirmation]:
     """Every word said about a hand, each revision's, oldest first (its history)."""
     return hand.confirmations.select_related("by").order_by("at", "id")

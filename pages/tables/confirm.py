@@ -268,7 +268,9 @@ def club_confirmations(request: HttpRequest, slug: str) -> HttpResponse:
         box = hand_box(request, item.session, hand, item.standing)
         box["words"] = words_of_view(selectors.hand_view(hand), seats=names)
         box["session"] = item.session
-        box["history"] = history_of(hand, names)
+        box["history"] = history_of(
+            selectors.hand_revisions(hand), selectors.hand_confirmations(hand), names
+        )
         box["disputed"] = item.standing.is_disputed
         held.append(box)
     context = {
@@ -281,16 +283,16 @@ def club_confirmations(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "pages/tables/club_confirmations.html", context)
 
 
-def history_of(hand: Hand, names: dict[int, str]) -> list[dict[str, Any]]:
-    """A hand's history for the organiser: its revisions (why) and every word said about each,
-    oldest first."""
+def history_of(revisions, said, names: dict[int, str]) -> list[dict[str, Any]]:
+    """A hand's history for the organiser: its revisions (``selectors.hand_revisions``: why)
+    and every word said about each (``selectors.hand_confirmations``), oldest first."""
     lines: list[dict[str, Any]] = []
-    for r in selectors.hand_revisions(hand):
+    for r in revisions:
         by = r.changed_by.username if r.changed_by else ""
         what = ACTIONS.get(r.action, r.action)
         lines.append({"at": r.changed_at, "revision": r.revision, "what": what, "by": by,
                       "words": r.reason})  # fmt: skip
-    for c in selectors.hand_confirmations(hand):
+    for c in said:
         who = names.get(c.seat, "") if c.seat is not None else (c.by.username if c.by else "")
         what = VERDICTS.get(c.verdict, c.verdict)
         lines.append({"at": c.at, "revision": c.revision, "what": what, "by": who,

@@ -610,10 +610,12 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     hand = _hand_or_404(session, number)
     sheet = selectors.table_sheet(session)
     row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
-    revisions = [(r, changed_words(r.changes)) for r in selectors.hand_revisions(hand)]
+    stored = list(selectors.hand_revisions(hand))
+    revisions = [(r, changed_words(r.changes)) for r in stored]
     names = {s.number: s.player.name for s in sheet.seats}
     detail = hand_detail(selectors.hand_tiles(hand, session.ruleset), names)
-    found = selectors.session_standings(session).get(hand.pk)
+    said = list(selectors.hand_confirmations(hand))
+    found = None if hand.is_deleted else selectors.hand_standing(session, hand, said)
     return render(
         request,
         "pages/tables/hand.html",
@@ -637,7 +639,7 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
             and session.is_open
             and not session.lock_code
             and selectors.has_role(request.user, session.club, Role.REFEREE),
-            "word_history": confirm.history_of(hand, names),
+            "word_history": confirm.history_of(stored, said, names),
         },
     )
 
