@@ -23,6 +23,7 @@ from clubs.models import (
     Bettor,
     Club,
     Hand,
+    HandConfirmation,
     HandRevision,
     Invitation,
     Membership,
@@ -488,6 +489,20 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
                 done += 1
         if done:
             self.message_user(request, f"Soft-deleted {done} hand(s): {reason}", messages.SUCCESS)
+
+
+@admin.register(HandConfirmation)
+class HandConfirmationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The players' confirmations and disputes and the organisers' rulings: view-only (they are
+    given on the table's pages and the API, which keep ``Hand.counts`` in step)."""
+
+    list_display = ("hand", "revision", "seat", "verdict", "words", "by", "by_link", "at")
+    list_filter = ("verdict", "by_link", "hand__session__club")
+    search_fields = ("words", "hand__session__club__name", "by__username")
+    list_select_related = ("hand", "by")
+    date_hierarchy = "at"
+    fields = ("hand", "revision", "seat", "verdict", "words", "by", "by_link", "at")
+    readonly_fields = fields
 
 
 @admin.register(HandRevision)

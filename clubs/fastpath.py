@@ -50,6 +50,14 @@ class SessionState(NamedTuple):
     has_results: bool
     latest: int | None
     next_dealer: int | None
+    #: the login of each seat's player, by seat (None: a player without one)
+    seat_users: dict[int, int | None] | None = None
+
+    def seat_of_user(self, user) -> int | None:
+        """The seat of the player linked to ``user`` (None: he does not sit at this table)."""
+        if user is None or not user.is_authenticated or not self.seat_users:
+            return None
+        return next((s for s, u in self.seat_users.items() if u == user.pk), None)
 
 
 #: with the session row: the role in its club of the user whose id is the parameter (NULL: not a
@@ -59,25 +67,26 @@ VIEWER_ROLE_SQL = (
     f" AND m.player_id = (SELECT p.id FROM {Player._meta.db_table} p WHERE p.user_id = %s))"
 )
 _HAND = Hand._meta.db_table
-#: a session's seats (S, number, player id, name), bettors (B, id, id, name as Bettor.name),
+#: a session's seats (S, number, player id, name, the player's login), bettors (B, id, id,
+#: name as Bettor.name),
 #: its top hand number and final results (T, top number, results), and its latest live hand
 #: (L, number, next dealer); one statement, run once the session's row is locked, so that it
 #: sees what the writer before it committed
 STATE_SQL = f"""
-    SELECT 'S', s.number, s.player_id, p.name
+    SELECT 'S', s.number, s.player_id, p.name, p.user_id
       FROM {Seat._meta.db_table} s INNER JOIN {Player._meta.db_table} p ON p.id = s.player_id
      WHERE s.session_id = %(session)s
     UNION ALL
-    SELECT 'B', b.id, b.id, COALESCE(p.name, b.guest_name)
+    SELECT 'B', b.id, b.id, COALESCE(p.name, b.guest_name), NULL
       FROM {Bettor._meta.db_table} b LEFT OUTER JOIN {Player._meta.db_table} p
         ON p.id = b.player_id
      WHERE b.session_id = %(session)s
     UNION ALL
     SELECT 'T', (SELECT MAX(h.number) FROM {_HAND} h WHERE h.session_id = %(session)s),
            (SELECT COUNT(*) FROM {SessionResult._meta.db_table} r
-             WHERE r.session_id = %(session)s), NULL
+             WHERE r.session_id = %(session)s), NULL, NULL
     UNION ALL
-    SELECT 'L', h.number, h.next_dealer, NULL FROM {_HAND} h
+    SELECT 'L', h.number, h.next_dealer, NULL, NULL FROM {_HAND} h
      WHERE h.session_id = %(session)s AND NOT h.is_deleted
        AND h.number = (SELECT MAX(x.number) FROM {_HAND} x
                         WHERE x.session_id = %(session)s AND NOT x.is_deleted)
@@ -109,19 +118,20 @@ def session_state(session_pk: int) -> SessionState:
     with connection.cursor() as cursor:
         cursor.execute(STATE_SQL, {"session": session_pk})
         rows = cursor.fetchall()
-    seats, bettors = {}, {}
+    seats, bettors, users = {}, {}, {}
     top = latest = next_dealer = None
     has_results = False
-    for kind, key, value, name in rows:
+    for kind, key, value, name, user in rows:
         if kind == "S":
             seats[key] = Party("player", value, name)
+            users[key] = user
         elif kind == "B":  # in order of id: a later bettor of the same name wins
             bettors[name] = Party("bettor", value, name)
         elif kind == "T":
             top, has_results = key, bool(value)
         else:
             latest, next_dealer = key, value
-    return SessionState(Table(seats, bettors), top, has_results, latest, next_dealer)
+    return SessionState(Table(seats, bettors), top, has_results, latest, next_dealer, users)
 
 
 def table_of(session_pk: int) -> Table:

@@ -15,6 +15,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 
+class ConfirmationRule(models.TextChoices):
+    """Bridgemate's rule at a table (issue 24 §2): whether a hand counts in totals, standings,
+    ratings and statistics only once the players other than the one who entered it confirmed
+    it. ``shown``: confirmations and disputes are shown, every hand counts as it is saved."""
+
+    SHOWN = "shown", "Confirmations are shown only"
+    THREE = "three", "A hand counts once three other players confirmed it"
+    TWO = "two", "A hand counts once two other players confirmed it"
+
+
 class Club(models.Model):
     """A mahjong club (俱乐部): its default rules, stake and who may see its results."""
 
@@ -33,6 +43,11 @@ class Club(models.Model):
     base = models.PositiveIntegerField(default=1, help_text="base stake (底) of a new session")
     time_zone = models.CharField(max_length=64, default="Asia/Shanghai")
     unit_label = models.CharField(max_length=16, default="分", help_text="currency or unit")
+    confirmation_rule = models.CharField(
+        max_length=8, choices=ConfirmationRule.choices, default=ConfirmationRule.SHOWN,
+        help_text="when a hand at the club's tables counts: at once (confirmations shown only), "
+        "or once three (two) players other than its scorer confirmed it",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -160,6 +175,10 @@ class TableSession(models.Model):
         help_text="the players' link /g/<key>/: whoever holds it follows this table on his own "
         "phone, no login, until the table closes (the key is then cleared for good)",
     )  # fmt: skip
+    confirmation_rule = models.CharField(
+        max_length=8, choices=ConfirmationRule.choices, blank=True,
+        help_text="the table's own confirmation rule (a tournament's); empty: the club's",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -279,6 +298,17 @@ class Hand(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     is_deleted = models.BooleanField(default=False)
     deleted_reason = models.CharField(max_length=200, blank=True)
+    entry_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="the seat of the player who entered (or last corrected) it, when he sits at "
+        "the table: his entry is his confirmation",
+    )  # fmt: skip
+    counts = models.BooleanField(
+        default=True,
+        help_text="counts in totals, standings, ratings and statistics; false while the table's "
+        "confirmation rule holds it (waiting for confirmations, or disputed) — kept by "
+        "clubs.services.confirmations",
+    )
 
     class Meta:
         ordering = ["session_id", "number"]
@@ -320,6 +350,46 @@ class HandRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} r{self.revision} {self.action}"
+
+
+class HandConfirmation(models.Model):
+    """A seated player's word on a hand as it stands (its ``revision``): he confirms it, or
+    disputes it in his own words; or the organiser's (referee's) ruling on it. A correction
+    makes a new revision, so the confirmations of the one before no longer count (they stay,
+    as history). The latest word of each seat on the current revision is his."""
+
+    class Verdict(models.TextChoices):
+        CONFIRM = "confirm", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
+        #: the organiser or referee ruled: the hand counts as it stands (after a correction or not)
+        RULING = "ruling", "Ruled by the organiser"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="confirmations")
+    revision = models.PositiveIntegerField(help_text="the hand's revision this word is about")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="none: a ruling")
+    verdict = models.CharField(max_length=8, choices=Verdict.choices)
+    words = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )  # fmt: skip
+    by_link = models.BooleanField(
+        default=False, help_text="given through the table's players' link (no login)"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand_id", "at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(verdict="ruling", seat__isnull=True)
+                | (~Q(verdict="ruling") & Q(seat__isnull=False, seat__lte=3)),
+                name="confirmation_has_seat_ruling_none",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.verdict} of {self.hand} r{self.revision} by S{self.seat}"
 
 
 class Payment(models.Model):

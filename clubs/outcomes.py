@@ -53,7 +53,7 @@ class SessionOutcome:
     kind: str
     started_at: datetime
     finished: bool
-    hands: int  # live hands (0 when the totals were entered instead)
+    hands: int  # live hands that count (0 when the totals were entered instead)
     declared_hands: int  # of them, hands where something was declared, not shown (RULES §6)
     entered: bool  # the totals were entered as a final result, not played out hand by hand
     seats: tuple[SeatOutcome, ...]
@@ -89,10 +89,16 @@ def session_outcomes(session_ids: Iterable[int]) -> dict[int, SessionOutcome]:
         TableSession.objects.filter(pk__in=ids)
         .order_by()
         .annotate(
-            live=Count("hands", filter=Q(hands__is_deleted=False), distinct=True),
+            # the hands that count: a hand held by the table's confirmation rule is left out
+            # (and a table that plays a fixed number of hands is not finished while it waits)
+            live=Count(
+                "hands", filter=Q(hands__is_deleted=False, hands__counts=True), distinct=True
+            ),
             declared=Count(
                 "hands",
-                filter=Q(hands__is_deleted=False, hands__settlement__verified=False),
+                filter=Q(
+                    hands__is_deleted=False, hands__counts=True, hands__settlement__verified=False
+                ),
                 distinct=True,
             ),
             entered=Count("results", distinct=True),
@@ -150,9 +156,10 @@ def session_outcome(session_id: int) -> SessionOutcome | None:
 
 
 def session_hand_records(session_id: int) -> list[tuple[int, dict, dict]]:
-    """A session's live hands as stored, in order: (number, record, settlement)."""
+    """A session's live hands that count (not held by the table's confirmation rule) as
+    stored, in order: (number, record, settlement)."""
     return list(
-        Hand.objects.filter(session_id=session_id, is_deleted=False)
+        Hand.objects.filter(session_id=session_id, is_deleted=False, counts=True)
         .order_by("number")
         .values_list("number", "record", "settlement")
     )

@@ -14,14 +14,16 @@ from datetime import date, datetime, time, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
+from clubs.confirming import HandStanding, Word, standing
 from clubs.models import (
     ROLE_RANK,
     Bettor,
     Club,
     Hand,
+    HandConfirmation,
     HandRevision,
     Invitation,
     Membership,
@@ -162,7 +164,8 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
     parties = ("hand__session_id", "payer_player_id", "payer_bettor_id", "payee_player_id",
                "payee_bettor_id")  # fmt: skip
     payments = (
-        Payment.objects.filter(payment_filter, hand__is_deleted=False)
+        # a hand the table's confirmation rule holds (waiting, disputed) does not count yet
+        Payment.objects.filter(payment_filter, hand__is_deleted=False, hand__counts=True)
         .order_by()
         .values(*parties)
         .annotate(sum=Sum("amount"))
@@ -801,7 +804,8 @@ class WinLine(NamedTuple):
 
 class SheetRow(NamedTuple):
     """A hand on the 流水 sheet: its net per seat and per bettor (in the session's order), the
-    running totals after it (None for a deleted hand, which no longer counts), its wins and
+    running totals after it (None for a deleted hand, which no longer counts, and for one the
+    table's confirmation rule holds, which does not count yet), its wins and
     whether all of it was shown (an unverified hand was declared, RULES §6)."""
 
     hand: Hand
@@ -840,6 +844,11 @@ class TableSheet:
     def live_rows(self) -> list[SheetRow]:
         return [r for r in self.rows if not r.hand.is_deleted]
 
+    @property
+    def held_rows(self) -> list[SheetRow]:
+        """Live hands the table's confirmation rule holds out of the totals (for now)."""
+        return [r for r in self.rows if not r.hand.is_deleted and not r.hand.counts]
+
 
 def _sheet_row(hand: Hand, bettor_index: dict[str, int], n_bettors: int) -> SheetRow:
     settlement = hand.settlement or {}
@@ -877,10 +886,11 @@ def table_sheet(session: TableSession) -> TableSheet:
         row = _sheet_row(hand, bettor_index, len(bettors))
         top = max(top, hand.number)
         if not hand.is_deleted:
+            next_dealer = hand.next_dealer
+        if not hand.is_deleted and hand.counts:  # a held hand is not in the totals yet
             running = [a + b for a, b in zip(running, row.nets, strict=False)]
             bettor_running = [a + b for a, b in zip(bettor_running, row.bettor_nets, strict=True)]
             row = row._replace(running=tuple(running), bettor_running=tuple(bettor_running))
-            next_dealer = hand.next_dealer
         rows.append(row)
     results = list(SessionResult.objects.filter(session=session))
     totals = session_totals(session_id=session.pk)
@@ -895,6 +905,94 @@ def hand_in_session(session: TableSession, number: int) -> Hand | None:
 
 def hand_revisions(hand: Hand) -> QuerySet[HandRevision]:
     return hand.revisions.select_related("changed_by").order_by("revision")
+
+
+# --- confirmations (issue 24 §2) ---------------------------------------------------------------
+
+
+def confirmation_rule_of(session: TableSession) -> str:
+    """The confirmation rule a table plays under: its own (a tournament's), else its club's."""
+    return session.confirmation_rule or session.club.confirmation_rule
+
+
+def seat_of(session: TableSession, user) -> int | None:
+    """The seat at this table of the player linked to the login (None: not seated here)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.number for s in session.seats.all() if s.player.user_id == user.pk), None)
+
+
+def session_standings(session: TableSession) -> dict[int, HandStanding]:
+    """Where each live hand of a table stands under its confirmation rule, by hand id (one
+    query: the words said about the hands' current revisions)."""
+    rule = confirmation_rule_of(session)
+    said: dict[int, list[Word]] = defaultdict(list)
+    for hand_id, seat, verdict, words in (
+        HandConfirmation.objects.filter(
+            hand__session=session, hand__is_deleted=False, revision=F("hand__revision")
+        )
+        .order_by("at", "id")
+        .values_list("hand_id", "seat", "verdict", "words")
+    ):
+        said[hand_id].append(Word(seat, verdict, words))
+    return {
+        pk: standing(rule, entry_seat, said[pk])
+        for pk, entry_seat in Hand.objects.filter(session=session, is_deleted=False).values_list(
+            "pk", "entry_seat"
+        )
+    }
+
+
+def hand_standing(
+    session: TableSession, hand: Hand, said: Iterable[HandConfirmation]
+) -> HandStanding:
+    """Where one hand stands, from the words said about it (``hand_confirmations``, every
+    revision's: those about its current one count)."""
+    words = [Word(c.seat, c.verdict, c.words) for c in said if c.revision == hand.revision]
+    return standing(confirmation_rule_of(session), hand.entry_seat, words)
+
+
+def hand_confirmations(hand: Hand) -> QuerySet[HandConfirmation]:
+    """Every word said about a hand, each revision's, oldest first (its history)."""
+    return hand.confirmations.select_related("by").order_by("at", "id")
+
+
+class HeldHand(NamedTuple):
+    """A hand of an open table that waits for confirmations or is disputed, for the organiser
+    or referee: the hand, its table and where it stands."""
+
+    hand: Hand
+    session: TableSession
+    standing: HandStanding
+
+
+def club_held_hands(club: Club) -> list[HeldHand]:
+    """The live hands of the club's open tables (club and tournament tables alike) that the
+    confirmation rule holds or that someone disputes, disputes first, then by table and
+    number (three queries and one a table with such a hand)."""
+    live = Q(session__club=club, session__status=TableSession.Status.OPEN, is_deleted=False)
+    disputed = HandConfirmation.objects.filter(
+        hand=OuterRef("pk"), revision=OuterRef("revision"), verdict=HandConfirmation.Verdict.DISPUTE
+    )
+    hands = list(
+        Hand.objects.filter(live)
+        .filter(Q(counts=False) | Q(Exists(disputed)))
+        .select_related("session__club")
+        .prefetch_related(
+            Prefetch("session__seats", queryset=Seat.objects.select_related("player"))
+        )
+        .order_by("session__started_at", "session_id", "number")
+    )
+    standings: dict[int, dict[int, HandStanding]] = {}
+    out = []
+    for hand in hands:
+        if hand.session_id not in standings:
+            standings[hand.session_id] = session_standings(hand.session)
+        found = standings[hand.session_id].get(hand.pk)
+        if found is not None and (found.held or found.is_disputed):
+            out.append(HeldHand(hand, hand.session, found))
+    out.sort(key=lambda h: not h.standing.is_disputed)
+    return out
 
 
 def declaration_menu(snapshot):

@@ -7,7 +7,17 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.limits import BASE, HAND_NUMBER, SCORE
-from clubs.models import Club, HandRevision, Invitation, Membership, Player, Role, TableSession
+from clubs.models import (
+    Club,
+    ConfirmationRule,
+    HandConfirmation,
+    HandRevision,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+    TableSession,
+)
 from clubs.selectors import (
     HandView,
     SessionTotals,
@@ -65,7 +75,7 @@ class ClubOutSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
         fields = ["slug", "name", "visibility", "ruleset", "base", "time_zone", "unit_label",
-                  "created_at", "my_role"]  # fmt: skip
+                  "confirmation_rule", "created_at", "my_role"]  # fmt: skip
 
     def get_my_role(self, club: Club) -> str | None:
         m = membership_of(self.context["request"].user, club)
@@ -82,6 +92,12 @@ class ClubInSerializer(serializers.Serializer):
     base = serializers.IntegerField(required=False, **BASE)
     time_zone = TimeZoneField(required=False)
     unit_label = serializers.CharField(max_length=16, required=False)
+    confirmation_rule = serializers.ChoiceField(
+        choices=ConfirmationRule.choices, required=False,
+        help_text="when a hand counts in totals, standings and ratings: shown (at once; "
+        "confirmations are only shown), three or two (once three, or two, players other than "
+        "the one who entered it confirmed it)",
+    )  # fmt: skip
 
 
 class ClubUpdateSerializer(ClubInSerializer):
@@ -413,3 +429,59 @@ class SeatRepairOutSerializer(serializers.Serializer):
     reason = serializers.CharField()
     repaired_by = serializers.CharField(source="repaired_by.username", default=None)
     repaired_at = serializers.DateTimeField()
+
+
+# --- confirmations (issue 24 §2) ---------------------------------------------------------------
+
+
+class ConfirmationInSerializer(serializers.Serializer):
+    verdict = serializers.ChoiceField(choices=["confirm", "dispute"])
+    words = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, trim_whitespace=False,
+        help_text="what is wrong (required to dispute): “not 清一色”, “I did not 点炮”",
+    )  # fmt: skip
+    seat = serializers.IntegerField(
+        min_value=0, max_value=3, required=False,
+        help_text="your seat (0–3); by default the seat of your login's player",
+    )  # fmt: skip
+
+
+class ConfirmationOutSerializer(serializers.Serializer):
+    revision = serializers.IntegerField(help_text="the hand's revision the word is about")
+    seat = serializers.IntegerField(allow_null=True, help_text="null: the organiser's ruling")
+    verdict = serializers.ChoiceField(choices=HandConfirmation.Verdict.choices)
+    words = serializers.CharField()
+    by = serializers.CharField(source="by.username", default=None, allow_null=True)
+    by_link = serializers.BooleanField()
+    at = serializers.DateTimeField()
+
+
+class DisputeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    words = serializers.CharField()
+
+
+class HandConfirmationsOutSerializer(serializers.Serializer):
+    """Where a hand stands under its table's confirmation rule, and every word said about it."""
+
+    number = serializers.IntegerField()
+    revision = serializers.IntegerField()
+    rule = serializers.ChoiceField(choices=ConfirmationRule.choices)
+    counts = serializers.BooleanField(help_text="counts in totals, standings and ratings")
+    entry_seat = serializers.IntegerField(
+        allow_null=True, help_text="the seat that entered it (its entry is its confirmation)"
+    )
+    needed = serializers.IntegerField(help_text="confirmations the rule asks for")
+    confirmed = serializers.ListField(child=serializers.IntegerField(), help_text="seats")
+    disputed = DisputeSerializer(many=True)
+    waiting = serializers.IntegerField(help_text="confirmations still missing")
+    ruling = serializers.CharField(allow_null=True, help_text="the organiser's ruling, if any")
+    words = ConfirmationOutSerializer(many=True, help_text="every word, each revision's, in order")
+
+
+class ResolutionInSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=200, help_text="the ruling, in a few words")
+    hand = serializers.JSONField(
+        required=False,
+        help_text="the corrected hand record, when the ruling corrects it (as for PUT)",
+    )

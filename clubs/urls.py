@@ -5,7 +5,7 @@ Give every route a name: named routes without URL arguments are listed in the /a
 
 from django.urls import path
 
-from clubs.api import auth, clubs, hands, invitations, sessions
+from clubs.api import auth, clubs, confirmations, hands, invitations, sessions
 
 H = "sessions/<int:pk>/hands/<int:number>"
 
@@ -49,5 +49,11 @@ urlpatterns = [
     path("sessions/<int:pk>/hands/", hands.HandListView.as_view(), name="session-hands"),
     path(f"{H}/", hands.HandDetailView.as_view(), name="hand-detail"),
     path(f"{H}/history/", hands.HandHistoryView.as_view(), name="hand-history"),
+    path(
+        f"{H}/confirmations/",
+        confirmations.HandConfirmationsView.as_view(),
+        name="hand-confirmations",
+    ),
+    path(f"{H}/resolution/", confirmations.HandResolutionView.as_view(), name="hand-resolution"),
     path("players/<int:pk>/", clubs.PlayerDetailView.as_view(), name="player-detail"),
 ]

@@ -339,6 +339,7 @@ SPECTACULAR_SETTINGS = {
         "InvitationKindEnum": "clubs.models.Invitation.Kind",
         "InvitationStateEnum": "clubs.models.Invitation.State",
         "InvitedRoleEnum": ["scorer", "member"],
+        "ConfirmationRuleEnum": "clubs.models.ConfirmationRule",
     },
 }
 

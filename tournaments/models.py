@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 
-from clubs.models import TableSession
+from clubs.models import ConfirmationRule, TableSession
 
 
 class SubstituteCounts(models.TextChoices):
@@ -89,6 +89,11 @@ class Tournament(models.Model):
     substitute_counts = models.CharField(
         max_length=10, choices=SubstituteCounts.choices, default=SubstituteCounts.REGISTERED,
         help_text="whose standings, ratings and statistics a substitute's table counts for",
+    )  # fmt: skip
+    confirmation_rule = models.CharField(
+        max_length=8, choices=ConfirmationRule.choices, blank=True,
+        help_text="when a hand at the tournament's tables counts (see the club's setting); "
+        "empty: the club's rule",
     )  # fmt: skip
     finals_players = models.PositiveSmallIntegerField(
         default=0, help_text="the top 4, 8 or 16 play the last rounds as finals; 0: no finals"

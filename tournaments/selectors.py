@@ -266,7 +266,12 @@ def _tables_counted(**filters) -> QuerySet[Table]:
     one or the other, never both) and whether the approval they have is of their data as it
     is (``approved``)."""
     return Table.objects.filter(**filters).annotate(
-        hands=Count("session__hands", filter=Q(session__hands__is_deleted=False), distinct=True),
+        # the hands that count: one held by the confirmation rule keeps the table from done
+        hands=Count(
+            "session__hands",
+            filter=Q(session__hands__is_deleted=False, session__hands__counts=True),
+            distinct=True,
+        ),
         entered=Count("session__results", distinct=True),
         approved=Q(approved_version=F("session__data_version")),
     )

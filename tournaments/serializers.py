@@ -11,7 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubs.limits import BASE, SCORE
-from clubs.models import TableSession
+from clubs.models import ConfirmationRule, TableSession
 from clubs.serializers import VisibleClubField, VisiblePlayerField
 from tournaments.models import (
     Penalty,
@@ -89,6 +89,11 @@ class TournamentInSerializer(serializers.Serializer):
         choices=SubstituteCounts.choices, default="registered",
         help_text="whose result a substitute's table is (standings, ratings, statistics)",
     )  # fmt: skip
+    confirmation_rule = serializers.ChoiceField(
+        choices=[("", "the club's"), *ConfirmationRule.choices], default="",
+        help_text="when a hand at its tables counts: shown, three or two (see the club's "
+        "setting); empty: the club's rule",
+    )  # fmt: skip
     finals_players = serializers.ChoiceField(
         choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], default=0,
         help_text="the top 4, 8 or 16 play the last rounds as finals; 0: no finals",
@@ -127,6 +132,9 @@ class TournamentUpdateSerializer(serializers.Serializer):
     hide_last_rounds = serializers.IntegerField(min_value=0, max_value=99, required=False)
     approve_gate = serializers.BooleanField(required=False)
     substitute_counts = serializers.ChoiceField(choices=SubstituteCounts.choices, required=False)
+    confirmation_rule = serializers.ChoiceField(
+        choices=[("", "the club's"), *ConfirmationRule.choices], required=False
+    )
     finals_players = serializers.ChoiceField(
         choices=[(0, "0"), (4, "4"), (8, "8"), (16, "16")], required=False
     )
@@ -151,8 +159,8 @@ class TournamentOutSerializer(serializers.ModelSerializer):
                   "base", "mode", "placement_points", "tiebreaks", "seating", "seed",
                   "bye_points", "bye_table_score", "check_in", "round_minutes",
                   "hide_last_rounds", "standings_revealed", "approve_gate",
-                  "substitute_counts", "finals_players", "finals_rounds", "finals_carry",
-                  "consolation", "created_at"]  # fmt: skip
+                  "substitute_counts", "confirmation_rule", "finals_players", "finals_rounds",
+                  "finals_carry", "consolation", "created_at"]  # fmt: skip
 
     def get_bye_points(self, t: Tournament) -> str:
         return fraction_text(t.bye_fraction)

@@ -20,8 +20,9 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from clubs.models import Club, Player, Seat, TableSession
+from clubs.models import Club, ConfirmationRule, Player, Seat, TableSession
 from clubs.services.clubs import club_create
+from clubs.services.confirmations import sessions_rule_set
 from clubs.services.sessions import ResultFields, seat_player_replace, session_result_enter
 from clubs.tasks import follow_session
 from core import live
@@ -134,6 +135,7 @@ def tournament_create(
     finals_rounds: int = 1,
     finals_carry: bool = True,
     consolation: bool = True,
+    confirmation_rule: str = "",
 ) -> Tournament:
     """A new tournament in registration. Without a host club it gets a club of its own
     (owned by its creator), so its tables are table sessions like any club's."""
@@ -144,6 +146,7 @@ def tournament_create(
         message = "fewer rounds than the tournament has (0: none hidden)"
         problems.append(problem("hide_last_rounds", "invalid_hidden_rounds", message))
     problems += _check_finals(rounds, finals_players, finals_rounds)
+    problems += _check_confirmation_rule(confirmation_rule)
     if problems:
         raise Invalid(problems)
     hosted = club is not None
@@ -166,9 +169,18 @@ def tournament_create(
                 hide_last_rounds=hide_last_rounds, approve_gate=approve_gate, created_by=user,
                 substitute_counts=substitute_counts, finals_players=finals_players,
                 finals_rounds=finals_rounds, finals_carry=finals_carry, consolation=consolation,
+                confirmation_rule=confirmation_rule,
             )  # fmt: skip
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
+
+
+def _check_confirmation_rule(rule: Any) -> list:
+    """A tournament's confirmation rule: one of the club's choices, or "" (the club's)."""
+    if rule in ("", *ConfirmationRule.values):
+        return []
+    message = "shown, three, two, or empty for the club's rule"
+    return [problem("confirmation_rule", "invalid_choice", message)]
 
 
 @transaction.atomic
@@ -205,8 +217,13 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     if "rounds" in fields and fields["rounds"] < seated:
         message = f"{seated} rounds are already seated"
         problems.append(problem("rounds", "below_seated_rounds", message))
+    if "confirmation_rule" in fields:
+        problems += _check_confirmation_rule(fields["confirmation_rule"])
     if problems:
         raise Invalid(problems)
+    rule_changed = fields.get("confirmation_rule", tournament.confirmation_rule) != (
+        tournament.confirmation_rule
+    )
     if "ruleset" in fields:
         tournament.ruleset = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
     for key, value in fields.items():
@@ -214,6 +231,13 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     if {"rounds", "check_in"} & set(fields):
         tournament.seating_plan = []  # planned for the old number of rounds, or other players
     tournament.save()
+    if rule_changed:  # its open tables count their hands again under the new rule
+        sessions_rule_set(
+            session_ids=Table.objects.filter(round__tournament=tournament).values_list(
+                "session_id", flat=True
+            ),
+            rule=tournament.confirmation_rule,
+        )
     if fields.get("status") == Tournament.Status.FINISHED:
         _freeze(tournament)
     if "substitute_counts" in fields:  # the substitutes' tables are rated and counted again
@@ -614,6 +638,7 @@ def round_seat(*, round_id: int, reseat: bool = False) -> dict[str, Any]:
                 club_id=tournament.club_id, started_at=now, ruleset_id=tournament.ruleset_id,
                 base=tournament.base, mode=tournament.mode, kind=TableSession.Kind.TOURNAMENT,
                 hand_limit=tournament.hands_per_table,
+                confirmation_rule=tournament.confirmation_rule,
                 notes=f"{tournament.name[:150]} · R{round_.number} T{t.number}",
             )
             for t in seating.tables

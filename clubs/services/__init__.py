@@ -1,2 +1,3 @@
 """Writes of the clubs app, one transaction each: ``clubs`` (clubs, players, members),
-``sessions`` (table sessions, final results) and ``hands`` (record, correct, delete)."""
+``sessions`` (table sessions, final results), ``hands`` (record, correct, delete, resolve)
+and ``confirmations`` (players confirm or dispute a hand; the rule that holds it)."""

@@ -7,9 +7,10 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from clubs.models import Club, Membership, Payment, Player, Role
+from clubs.models import Club, ConfirmationRule, Membership, Payment, Player, Role
+from clubs.services.confirmations import club_rule_followers, sessions_recount
 from clubs.signals import club_changed
-from core.errors import Conflict
+from core.errors import Conflict, Invalid
 from core.text import clean_line
 from scoring.services import ruleset_snapshot_get_or_create
 
@@ -33,9 +34,12 @@ def club_create(
     base: int = 1,
     time_zone: str = "Asia/Shanghai",
     unit_label: str = "分",
+    confirmation_rule: str = ConfirmationRule.SHOWN,
 ) -> Club:
     """A new club, owned by the user who creates it."""
     clean_line(name, "name")
+    if confirmation_rule not in ConfirmationRule.values:
+        raise Invalid.single("confirmation_rule", "invalid_choice", "shown, three or two")
     clean_line(unit_label, "unit_label")
     snapshot = ruleset_snapshot_get_or_create(spec=ruleset)
     try:
@@ -48,6 +52,7 @@ def club_create(
                 base=base,
                 time_zone=time_zone,
                 unit_label=unit_label,
+                confirmation_rule=confirmation_rule,
             )
     except IntegrityError as e:
         raise Conflict("slug_taken", f"the slug {slug!r} is taken") from e
@@ -63,9 +68,15 @@ def club_update(*, club: Club, **fields: Any) -> Club:
     if "ruleset" in fields:
         fields["ruleset"] = ruleset_snapshot_get_or_create(spec=fields.pop("ruleset"))
     changed = frozenset(key for key, value in fields.items() if getattr(club, key) != value)
+    if "confirmation_rule" in fields and fields["confirmation_rule"] not in ConfirmationRule.values:
+        raise Invalid.single("confirmation_rule", "invalid_choice", "shown, three or two")
     for key, value in fields.items():
         setattr(club, key, value)
     club.save()
+    if "confirmation_rule" in changed:
+        # the club's open tables count their hands again under the new rule (closed ones keep
+        # what they counted); tournament tables with a rule of their own are the tournament's
+        sessions_recount(club_rule_followers(club.pk))
     if changed:
         club_changed.send(sender=Club, club_id=club.pk, fields=changed)
     return club

@@ -13,19 +13,26 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from clubs.confirming import RULING
 from clubs.fastpath import (
     LockedSession,
     SessionState,
     lock_session,
     payments_insert,
     session_state,
-    table_of,
 )
 from clubs.limits import HAND_NUMBER
-from clubs.models import Hand, HandRevision, TableSession
+from clubs.models import Hand, HandConfirmation, HandRevision, TableSession
 from clubs.selectors import HandView, PaymentRow, Table
+from clubs.services.confirmations import (
+    counts_on_entry,
+    hand_standing_of,
+    recount,
+    session_rule,
+)
 from clubs.services.sessions import require_open
 from clubs.tasks import follow_session
+from core import live
 from core.errors import Conflict, Invalid, problem
 from core.text import clean_text
 from scoring.engine.settle import Settlement
@@ -137,6 +144,7 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
     _check_limit(session, number)
     dealer = _previous_next_dealer(session, number, state)
     record, settlement = _settle(session, data, state.table, dealer)
+    entry_seat = state.seat_of_user(user)
     hand = Hand(
         session=session,
         number=number,
@@ -146,6 +154,9 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         dealer=record.get("dealer", 0),
         next_dealer=settlement.next_dealer,
         entered_by=user,
+        entry_seat=entry_seat,
+        # the table's confirmation rule may hold it until the other players confirm it
+        counts=counts_on_entry(session, entry_seat),
     )
     try:
         hand.save(force_insert=True)
@@ -218,13 +229,20 @@ def hand_correct(
 ) -> Hand:
     """Correct a hand: re-validate and re-settle it under the session's pinned rules, keeping
     the earlier revision. ``reason_required``: the table page asks why (the API leaves it to
-    the client)."""
-    hand = Hand.objects.select_for_update().select_related("session__ruleset").get(pk=hand.pk)
+    the client). The corrected hand is a new entry, by whoever corrected it: what the players
+    said about the one before no longer counts, and the table's confirmation rule asks them
+    again."""
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("session__ruleset", "session__club")
+        .get(pk=hand.pk)
+    )
     require_open(hand.session)
     reason = _reason(reason, required=reason_required)
     if isinstance(data, dict) and "number" in data and data["number"] != hand.number:
         raise Invalid.single("number", "number_is_fixed", "a correction keeps the hand number")
-    table = table_of(hand.session_id)
+    state = session_state(hand.session_id)
+    table = state.table
     dealer = _previous_next_dealer(hand.session, hand.number)
     record, settlement = _settle(hand.session, data, table, dealer)
     changes = sorted(
@@ -236,6 +254,8 @@ def hand_correct(
     hand.dealer = record.get("dealer", 0)
     hand.next_dealer = settlement.next_dealer
     hand.revision += 1
+    hand.entry_seat = state.seat_of_user(user)
+    hand.counts = counts_on_entry(hand.session, hand.entry_seat)
     hand.save()
     hand.payments.all().delete()
     payments_insert(hand.pk, _payment_rows(settlement, table))
@@ -273,4 +293,38 @@ def hand_delete(*, hand: Hand, reason: str, user) -> Hand:
         changed_by=user,
     )
     follow_session(hand.session_id)
+    return hand
+
+
+def hand_resolve(*, hand: Hand, reason: Any, user, data: Any = None) -> Hand:
+    """The organiser's (referee's) ruling on a disputed or held hand, with a reason: it stands
+    as recorded, or (``data``: the corrected hand record) it is corrected — a correction with
+    that reason. Either way it counts from now on, whatever the confirmations say, until it is
+    corrected again. The caller checked the role (``clubs.models.Role.REFEREE``)."""
+    reason = _reason(reason, required=True)
+    with transaction.atomic():
+        if data is not None:
+            hand = hand_correct(hand=hand, data=data, user=user, reason=reason)
+        hand = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("session__club")
+            .get(pk=hand.pk)
+        )
+        require_open(hand.session)
+        if hand.is_deleted:
+            raise Conflict("hand_deleted", "this hand was deleted: there is nothing to resolve")
+        rule = session_rule(hand.session)
+        if data is None:
+            now = hand_standing_of(hand, rule)
+            if now.counts and not now.is_disputed:
+                message = "this hand is neither disputed nor held: there is nothing to resolve"
+                raise Conflict("nothing_to_resolve", message)
+        HandConfirmation.objects.create(
+            hand=hand, revision=hand.revision, seat=None, verdict=RULING, words=reason,
+            by=user if user is not None and user.is_authenticated else None,
+        )  # fmt: skip
+        if recount(hand, rule):
+            follow_session(hand.session_id)
+        else:  # the ruling is said on every phone at the table
+            live.announce(live.table_channel(hand.session_id), kind="word", table=hand.session_id)
     return hand

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from pages.tables import queue, seats, views
+from pages.tables import confirm, queue, seats, views
 
 H = "sessions/<int:pk>/hands/<int:number>"
 
@@ -18,4 +18,11 @@ urlpatterns = [
     path(f"{H}/", views.hand_page, name="page-hand"),
     path(f"{H}/edit/", views.hand_edit, name="page-hand-edit"),
     path(f"{H}/delete/", views.hand_delete, name="page-hand-delete"),
+    path(f"{H}/confirm/", confirm.hand_confirm, name="page-hand-confirm"),
+    path(f"{H}/resolve/", confirm.hand_resolve, name="page-hand-resolve"),
+    path(
+        "clubs/<slug:slug>/confirmations/",
+        confirm.club_confirmations,
+        name="page-club-confirmations",
+    ),
 ]

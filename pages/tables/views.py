@@ -39,7 +39,7 @@ from pages import charts
 from pages.accounts.qr import qr_svg
 from pages.base import ERROR_TEXT, error_messages, whole_number
 from pages.live import follow
-from pages.tables import forms
+from pages.tables import confirm, forms
 from pages.tables.hand_detail import hand_detail
 from pages.tables.widgets import chips, select, sheet_rows
 from pages.tournaments.clock import clock_shown
@@ -442,8 +442,8 @@ def _wins_said(row: selectors.SheetRow, names, menu) -> list[str]:
 
 def running_chart(sheet: selectors.TableSheet) -> charts.LineChart | None:
     """Each seat's running total after every live hand, a line per seat from 0 (None for a
-    table without hands)."""
-    live = sheet.live_rows
+    table without hands). A hand held by the confirmation rule is not on it yet."""
+    live = [r for r in sheet.live_rows if r.running is not None]
     if not live:
         return None
     series = []
@@ -501,9 +501,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     names, menu = _names(sheet)
     hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
     can_score = _can(request, session, Role.SCORER)
+    confirming = confirm.table_confirmations(request, session, sheet)
+    states = confirming["hand_states"]
     rows = [
         {"row": r, "wins": _win_words(sheet, r, names, menu),
-         "url": f"{hand_url[:-2]}{r.hand.number}/"}
+         "url": f"{hand_url[:-2]}{r.hand.number}/", "state": states.get(r.hand.pk, "")}
         for r in reversed(sheet.rows)
     ]  # fmt: skip
     context = {
@@ -535,6 +537,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         # a club table's evening, whose share card the page links (tournament tables: none)
         "evening_day": selectors.session_day(session)
         if session.kind == TableSession.Kind.CLUB else None,
+        **confirming,
     }  # fmt: skip
     if session.kind == TableSession.Kind.TOURNAMENT and session.is_open:
         # the round's clock, with the time this table was given of its own
@@ -549,12 +552,6 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         if hand is not None and not hand.is_deleted:
             view = selectors.hand_view(hand)
             context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}
-    elif sheet.rows:
-        # the last hand in words, for every phone that follows the table (live)
-        last = next((r.hand for r in reversed(sheet.rows) if not r.hand.is_deleted), None)
-        if last is not None:
-            view = selectors.hand_view(last)
-            context["last"] = {"hand": last, "words": words_of_view(view, seats=names)}
     if context["can_record"]:
         context["form"] = _form_context(sheet, values or {}, problems)
     context["live_follow"] = follow(table_channel(session.pk))
@@ -616,9 +613,12 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
     hand = _hand_or_404(session, number)
     sheet = selectors.table_sheet(session)
     row = next(r for r in sheet.rows if r.hand.pk == hand.pk)
-    revisions = [(r, changed_words(r.changes)) for r in selectors.hand_revisions(hand)]
+    stored = list(selectors.hand_revisions(hand))
+    revisions = [(r, changed_words(r.changes)) for r in stored]
     names = {s.number: s.player.name for s in sheet.seats}
     detail = hand_detail(selectors.hand_tiles(hand, session.ruleset), names)
+    said = list(selectors.hand_confirmations(hand))
+    found = None if hand.is_deleted else selectors.hand_standing(session, hand, said)
     return render(
         request,
         "pages/tables/hand.html",
@@ -636,6 +636,13 @@ def hand_page(request: HttpRequest, session: TableSession, number: int) -> HttpR
             and not session.lock_code
             and not hand.is_deleted,
             "errors": [],
+            "confirm_box": confirm.hand_box(request, session, hand, found),
+            "can_resolve": found is not None
+            and (found.held or found.is_disputed)
+            and session.is_open
+            and not session.lock_code
+            and selectors.has_role(request.user, session.club, Role.REFEREE),
+            "word_history": confirm.history_of(stored, said, names),
         },
     )
 
@@ -649,6 +656,13 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
     names = [b.name for b in session.bettors.all()]
     sheet = selectors.table_sheet(session)
     errors, problems = [], []
+    found = selectors.session_standings(session).get(hand.pk)
+    # an organiser or referee correcting a disputed (or held) hand may make it his ruling
+    resolver = (
+        found is not None
+        and (found.held or found.is_disputed)
+        and selectors.has_role(request.user, session.club, Role.REFEREE)
+    )
     if request.method == "POST":
         values = _values(request.POST)
         record, problems, places = forms.read_hand_form(request.POST, bettors=names)
@@ -665,13 +679,18 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
             errors = [_("Someone changed this hand meanwhile: check it and correct again.")]
         elif not problems:
             try:
-                hand_services.hand_correct(
-                    hand=hand,
-                    data=record,
-                    user=author(request),
-                    reason=reason,
-                    reason_required=True,
-                )
+                if request.POST.get("resolves") and resolver:  # a ruling: it counts at once
+                    hand_services.hand_resolve(
+                        hand=hand, data=record, user=author(request), reason=reason
+                    )
+                else:
+                    hand_services.hand_correct(
+                        hand=hand,
+                        data=record,
+                        user=author(request),
+                        reason=reason,
+                        reason_required=True,
+                    )
             except ServiceError as e:
                 problems, errors = placed_errors(e, places)
             else:
@@ -682,10 +701,20 @@ def hand_edit(request: HttpRequest, session: TableSession, number: int) -> HttpR
         reason = ""
     values.setdefault("dealer", str(hand.dealer))
     form = _form_context(sheet, values, problems)
+    asked = request.POST if request.method == "POST" else request.GET
+    resolves = resolver and bool(asked.get("resolves"))
     return render(
         request,
         "pages/tables/hand_edit.html",
-        {"session": session, "hand": hand, "form": form, "errors": errors, "reason": reason},
+        {
+            "session": session,
+            "hand": hand,
+            "form": form,
+            "errors": errors,
+            "reason": reason,
+            "resolver": resolver,
+            "resolves": resolves,
+        },  # fmt: skip
         status=400 if errors or problems else 200,
     )
 

@@ -109,6 +109,9 @@ def sheet_rows(rows: Iterable[dict], *, declared_title: str, declared_mark: str,
             what = f'<span class="win">{escape(gone)}</span>'
         else:
             what = "".join(f'<span class="win">{escape(w)}</span>' for w in item["wins"])
+            if item.get("state"):  # held by the confirmation rule, or disputed
+                what += f'<span class="badge held-mark">{escape(item["state"])}</span>'
+                css += " held"
         flag = "" if r.verified else f'<abbr class="mark" title="{title}">{mark}</abbr>'
         running = r.running or (None,) * len(r.nets)
         cells = [

@@ -60,7 +60,8 @@ def test_a_hand_saved_on_one_phone_appears_on_the_others_and_the_projector(
             "#seat-board [data-total]", "els => els.map(e => Number(e.dataset.value))"
         )
         assert totals == [-4, 4, 0, 0]
-        assert "4" in page.locator("#last-hand h2").inner_text()
+        # the last hand in words, to confirm (newest first)
+        assert "4" in page.locator(".confirm-hands h3").first.inner_text()
     # the fourth hand completed the table: the projector shows it done, and the standings
     # (recomputed as the table counts) its result, 老张 first with +4
     changed_after(projector, 0, "✓")

@@ -13,6 +13,7 @@ from clubs.demo import SLUG, demo_club_create
 from clubs.models import (
     Club,
     Hand,
+    HandConfirmation,
     HandRevision,
     Invitation,
     Membership,
@@ -33,8 +34,8 @@ pytestmark = pytest.mark.django_db
 
 APPS = ("core", "scoring", "clubs")
 MODELS = [m for m in admin.site._registry if m._meta.app_label in APPS]
-READ_ONLY = {RulesetSnapshot, Hand, HandRevision, Payment, SessionResult, IdempotentRequest,
-             TaskRecord, OutboxMessage, Invitation, SeatRepair}  # fmt: skip
+READ_ONLY = {RulesetSnapshot, Hand, HandRevision, HandConfirmation, Payment, SessionResult,
+             IdempotentRequest, TaskRecord, OutboxMessage, Invitation, SeatRepair}  # fmt: skip
 
 
 def url(model, view: str, *args) -> str:
@@ -59,6 +60,8 @@ def demo(admin_user):
     job_create("xuezhan.ping")
     invitation_create(club=club, by=admin_user, role=Role.SCORER)
     OutboxMessage.objects.create(task="xuezhan.ping", not_before=timezone.now())
+    hand = Hand.objects.filter(session__club=club).first()
+    HandConfirmation.objects.create(hand=hand, revision=hand.revision, seat=1, verdict="confirm")
     return club
 
 

@@ -91,6 +91,8 @@ MEMBERS_CLUB = {
     "page-hand": (404, 404, 200, 200, 200, 200, 200),
     "page-hand-edit": (404, 404, 403, 200, 200, 200, 200),
     "page-session-seats": (404, 404, 403, 403, 403, 200, 200),
+    # the disputed hands and the confirmation rule: a referee's, and up
+    "page-club-confirmations": (404, 404, 403, 403, 200, 200, 200),
     "page-invitation": EVERYONE,
     "page-me": EVERYONE,  # a player's private link is the capability itself
     "page-table-card": (302,) * 7,  # so is a table card's: to the table it opens
@@ -154,6 +156,7 @@ PUBLIC_CLUB = {
     "page-hand": EVERYONE,
     "page-hand-edit": (302, 403, 403, 200, 200, 200, 200),
     "page-session-seats": (302, 403, 403, 403, 403, 200, 200),
+    "page-club-confirmations": (302, 403, 403, 403, 200, 200, 200),
     **dict.fromkeys(TOURNAMENT_PAGES, EVERYONE),
     "page-tournament-new": (302, 403, 403, 403, 403, 200, 200),
     "page-tournament-entries": (302, 403, 403, 403, 403, 200, 200),
@@ -174,6 +177,8 @@ ACTIONS = (
     "page-session-link",
     "page-session-reopen",
     "page-hand-delete",
+    "page-hand-confirm",  # a player seated at the table (or its players' link)
+    "page-hand-resolve",  # a referee, and up
     "page-member-role",
     "page-member-remove",
     "page-member-reset",
@@ -255,6 +260,9 @@ def world(request):
         "page-hand": [session.pk, 1],
         "page-hand-edit": [session.pk, 1],
         "page-hand-delete": [session.pk, 1],
+        "page-hand-confirm": [session.pk, 1],
+        "page-hand-resolve": [session.pk, 1],
+        "page-club-confirmations": [club.slug],
         "page-invitation": [invitation.token],
         "page-me": [key],
         "page-member-role": [club.slug, member.memberships.get().pk],
