@@ -1,9 +1,10 @@
 """Every player confirms on his own phone (issue 24 §2): four phones (390×844, zh-CN) at one
 table of a club that plays Bridgemate's rule (``three``). The scorer, seated at S0, saves a
-hand; the others' phones (a reload: live push is another piece of work) show its payments in
-words; two confirm, the third — following the table by its players' link, no login — disputes
-it in his own words. The totals leave the hand out all along; the organiser sees the dispute
-with the engine's words and the history, and rules that it stands: the hand counts.
+hand; the others' phones show its payments in words; two confirm, the third — following the
+table by its players' link, no login — disputes it in his own words. The totals leave the hand
+out all along; the organiser sees the dispute with the engine's words and the history, and
+rules that it stands: the hand counts. The scorer's phone hears of the dispute and of the
+ruling without a reload (the pages are served by the ASGI server, live).
 
 The hand: 小李 (S1) 自摸 平胡 in 普通 mode, qq: 1 fan, worth 1 from each of the three others:
 S1 +3, S0, S2, S3 −1 each.
@@ -41,7 +42,7 @@ def totals(page, session) -> list[int]:
     ]
 
 
-def test_four_phones_confirm_dispute_and_the_organiser_rules(browser, live_server, shots):
+def test_four_phones_confirm_dispute_and_the_organiser_rules(browser, asgi_server, shots):
     club = ClubFactory(
         name="成都麻将社", visibility=Club.Visibility.MEMBERS,
         confirmation_rule=ConfirmationRule.THREE,
@@ -63,7 +64,7 @@ def test_four_phones_confirm_dispute_and_the_organiser_rules(browser, live_serve
     key = session_guest_link(session=session)
     table = f"/sessions/{session.pk}/"
 
-    phones = [open_phone(browser, live_server.url) for _ in range(5)]
+    phones = [open_phone(browser, asgi_server.url) for _ in range(5)]
     try:
         (_, scorer), (_, s1), (_, s2), (_, s3), (_, boss) = phones
         _login(scorer, "seat0", table)
@@ -105,9 +106,11 @@ def test_four_phones_confirm_dispute_and_the_organiser_rules(browser, live_serve
         assert "有异议" in s3.locator("#confirm-1").inner_text()
         shots(s3, "ameng disputed")
 
-        scorer.reload()
+        # the scorer's phone, not reloaded, shows the dispute (the table's live channel)
+        scorer.wait_for_function(
+            "() => document.querySelector('.liushui').textContent.includes('有异议')"
+        )
         assert totals(scorer, session) == [0, 0, 0, 0]
-        assert "有异议" in scorer.locator(".liushui").inner_text()
         shots(scorer, "the scorer sees the dispute totals unchanged")
 
         _login(boss, "boss", f"/clubs/{club.slug}/confirmations/")
@@ -120,7 +123,10 @@ def test_four_phones_confirm_dispute_and_the_organiser_rules(browser, live_serve
         assert "没有有异议或待确认的牌局" in boss.locator("main").inner_text()
         shots(boss, "resolved")
 
-        scorer.reload()
+        # the ruling reaches the scorer's phone without a reload: the hand counts
+        scorer.wait_for_function(
+            "() => document.querySelector('#seat-board [data-total]').dataset.value === '-1'"
+        )
         assert totals(scorer, session) == [-1, 3, -1, -1]
         body = client_for(users[0]).get(f"/api/v1/sessions/{session.pk}/").json()
         api = {p["id"]: p["total"] for p in body["totals"]["players"]}
