@@ -12,9 +12,10 @@ later."""
 from __future__ import annotations
 
 import re
+import threading
 
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
+from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django_eventstream.eventrequest import EventRequest
 from django_eventstream.eventstream import get_events
@@ -23,6 +24,10 @@ from django_eventstream.views import events as event_stream
 
 from pages.live.channels import CHANNEL, MOST, may_follow
 
+#: streams checking their visitor's rights at once, each with a database connection meanwhile:
+#: a hall of pages reconnecting together (the Wi-Fi is back) waits its turn here rather than
+#: take every connection the database has
+_CHECKING = threading.BoundedSemaphore(8)
 #: under WSGI, how long the browser waits before it asks again (milliseconds)
 POLL_MS = 10_000
 #: ``table-12:40,club-3:7``: each channel and the last event id the page has seen
@@ -50,20 +55,27 @@ def events(request: HttpRequest) -> HttpResponse:
         last = request.GET.get(name) if name[0] == "l" else request.META.get(name)
         if last and last != "error" and not LAST_IDS.match(last):
             return _refused(400, "lastEventId", "invalid", "not an event id of this stream")
-    refused = [c for c in channels if not may_follow(request, c)]
+    with _CHECKING:
+        try:
+            refused = [c for c in channels if not may_follow(request, c)]
+        except DatabaseError:
+            return _refused(503, "", "database_unavailable", "try again in a moment")
+        finally:
+            _close_connections()
     if refused:
         message = "this page's visitor may not follow " + ", ".join(refused)
         return _refused(403, "channel", "forbidden", message)
     if not isinstance(request, ASGIRequest):
         return _since(request)
-    stream = event_stream(request)
-    # each request has a thread of its own, and its database connection would stay
-    # open as long as the stream (the events come from Redis): 200 pages, 200 connections
-    if stream.streaming:
-        for connection in connections.all(initialized_only=True):
-            if not connection.in_atomic_block:
-                connection.close()
-    return stream
+    return event_stream(request)
+
+
+def _close_connections() -> None:
+    """Under ASGI each request has a thread of its own, and its database connection would stay
+    open as long as its stream (whose events come from Redis): 200 pages, 200 connections."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
 
 
 def _since(request: HttpRequest) -> HttpResponse:

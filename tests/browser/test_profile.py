@@ -84,6 +84,7 @@ def test_ranking_then_a_player(browser, live_server, shots, size):
         page.locator("ul.sessions").get_by_role("link").last.click()  # his first: 3 hands
         assert page.url.endswith(f"/sessions/{ev.sessions[0].pk}/")
         chart = page.locator("svg#running-chart")
+        chart.wait_for()  # the page is parsed (its address changed first)
         assert chart.count() == 1 and chart.get_attribute("role") == "img"
         chart.scroll_into_view_if_needed()
         shots(page, f"{size} table with running totals")
