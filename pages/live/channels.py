@@ -2,7 +2,7 @@
 
 A channel's events carry only ids and versions, but even those are not sent to a visitor who
 may not read the page: a stream asking for a channel its visitor may not follow is refused as a
-whole, before it opens (``stream-error``, ``forbidden``). The visitor is the request's: its
+whole, before it opens (403, ``pages.live.views``). The visitor is the request's: its
 login, the table cards and players' links its browser opened (kept in its session), and a
 player's private link (``?key=``) for his tournament.
 """
@@ -13,7 +13,6 @@ import re
 
 from django.http import HttpRequest
 from django_eventstream.channelmanager import ChannelManagerBase
-from django_eventstream.eventstream import EventPermissionError
 
 from clubs import selectors as club_selectors
 from tournaments import selectors as tournament_selectors
@@ -53,15 +52,13 @@ def may_follow(request: HttpRequest, channel: str) -> bool:
 
 
 class PageChannels(ChannelManagerBase):
-    """django-eventstream's channel manager: the channels a stream asks for (``?channel=``),
-    all of them allowed or the stream refused."""
+    """django-eventstream's channel manager: the channels a stream asks for (``?channel=``).
+    Who may follow them was checked by the stream's view (``pages.live.views.events``), with the
+    whole request, before the library reads them here: checking again would open a database
+    connection the stream's thread then holds as long as the stream."""
 
     def get_channels_for_request(self, request: HttpRequest, view_kwargs) -> set[str]:
-        asked = list(dict.fromkeys(request.GET.getlist("channel")))
-        refused = asked[MOST:] + [c for c in asked[:MOST] if not may_follow(request, c)]
-        if refused:
-            raise EventPermissionError("not yours to follow", channels=refused)
-        return set(asked)
+        return set(request.GET.getlist("channel"))
 
     def can_read_channel(self, user, channel: str) -> bool:
         # checked with the whole request (its links, not only its login) when the stream

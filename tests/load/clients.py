@@ -431,6 +431,23 @@ class Reader:
                 time.sleep(self.config.pause)
 
 
+def settle(count_file: str, quiet: float = 2.0, most: float = 60.0) -> None:
+    """Wait until the live pages have heard nothing new for ``quiet`` seconds (at most
+    ``most``): what a page has not heard by then, it never will."""
+    last, since, deadline = -1, time.monotonic(), time.monotonic() + most
+    while time.monotonic() < deadline:
+        try:
+            with open(count_file) as f:
+                now = int(f.read() or 0)
+        except (OSError, ValueError):
+            now = last
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return
+        time.sleep(0.25)
+
+
 def run_clients(config: Config, world: World, base: str, live: str | None = None) -> Results:
     """Every client in a thread of its own for ``config.seconds``; what they saw."""
     results = Results()
@@ -472,12 +489,13 @@ def run_clients(config: Config, world: World, base: str, live: str | None = None
         thread.join(max(1.0, deadline - time.monotonic()) + 2 * config.client_timeout)
     results.finished = time.monotonic()
     if pages is not None:
-        time.sleep(3.0)  # the last hands' events on their way
+        settle(f"{out}.count")  # the last hands' events on their way
         pages.send_signal(signal.SIGTERM)
         pages.wait(30)
         with open(out) as f:
             heard = json.load(f)
         os.unlink(out)
+        os.unlink(f"{out}.count")
         results.heard = [[tuple(e) for e in page] for page in heard["heard"]]
         results.unexpected += [f"a live page did not open: {f}" for f in heard["failures"][:5]]
     alive = sum(thread.is_alive() for thread in threads)

@@ -3,13 +3,15 @@ each opens the ASGI server's event stream for the club's and the tournament's ch
 their pages do, and notes when each event arrived (epoch seconds, one clock with the scorers).
 
 ``python -m tests.load.live_pages URL PAGES OUT CHANNEL…`` runs until SIGTERM, then writes to
-OUT, as JSON, one list per page of ``[seconds, table, version]``. In its own process so that
+OUT, as JSON, one list per page of ``[seconds, table, version]``; meanwhile ``OUT.count`` says
+how many events have arrived so far. In its own process so that
 200 readers parsing events do not take the scorers' interpreter (one GIL) from them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import sys
@@ -57,7 +59,11 @@ async def main(url: str, pages: int, out: str, channels: list[str]) -> None:
     ]
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    await stop.wait()
+    while not stop.is_set():  # how many events so far, for the run to see them settle
+        with open(f"{out}.count", "w") as f:
+            f.write(str(sum(len(page) for page in heard)))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
