@@ -48,13 +48,13 @@ class AsgiServer:
         import time
 
         import uvicorn
-        from django.core.asgi import get_asgi_application
 
+        from config.asgi import application
         from tests.processes import free_port
 
         port = free_port()
         config = uvicorn.Config(
-            get_asgi_application(), host="127.0.0.1", port=port, log_level="warning",
+            application, host="127.0.0.1", port=port, log_level="warning",
             lifespan="off", timeout_graceful_shutdown=1,
         )  # fmt: skip
         self.server = uvicorn.Server(config)
