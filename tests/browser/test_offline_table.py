@@ -19,6 +19,7 @@ from clubs.services.hands import hand_record
 from tests.browser.live_steps import tournament_table
 from tests.browser.steps import open_phone
 from tests.clubs.records import PINGHU
+from tests.helpers import client_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,6 +87,14 @@ def test_three_hands_saved_offline_are_sent_once_in_order(browser, live_server, 
     assert _winners(table.session_id) == [(1, 1), (2, 2), (3, 3)]
     # each winner +3 once, −1 for each of the two other wins: seats 1, 2, 3 at +1, seat 0 −3
     assert sorted(_totals_on_page(page)) == [-3, 1, 1, 1]
+    # and they are the API's, seat by seat
+    api = client_for(table.round.tournament.created_by).get(f"/api/v1/sessions/{table.session_id}/")
+    by_player = {p["id"]: p["total"] for p in api.json()["totals"]["players"]}
+    seats = page.eval_on_selector_all(
+        "#seat-board [data-total]",
+        "els => els.map(e => [Number(e.dataset.total), Number(e.dataset.value)])",
+    )
+    assert dict(seats) == by_player
     assert page.locator("#queue").is_hidden()
     shots(page, "back online, the three hands stored")
     context.close()
