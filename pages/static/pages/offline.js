@@ -82,6 +82,15 @@
             errors.appendChild(line);
           });
           li.appendChild(errors);
+          if (item.race) {  // what the other phone stored under this number
+            var other = document.createElement("p");
+            other.textContent = (item.race.wins || []).join("; ") + " ";
+            var see = document.createElement("a");
+            see.href = item.race.url;
+            see.textContent = words("see", item.race.number);
+            other.appendChild(see);
+            li.appendChild(other);
+          }
           var actions = document.createElement("div");
           actions.className = "actions";
           if (item.next && item.next !== item.number) {
@@ -101,6 +110,8 @@
         }
         list.appendChild(li);
       });
+      var offline = box.querySelector("[data-queue-offline]");
+      offline.hidden = navigator.onLine && !/[?&]queued=1/.test(window.location.search);
       var waiting = items.length;
       box.querySelector("[data-queue-note]").textContent = waiting ? words("provisional", waiting) : "";
       ["seat-board", "sheet"].forEach(function (id) {
@@ -163,6 +174,7 @@
           item.state = "refused";
           item.errors = body.errors || [{ message: words("unknown") }];
           item.next = body.next_number || null;
+          item.race = body.race || null;
           return put(item).then(function () { return items; });
         }, function () { later(); return items; });
       });
@@ -187,7 +199,6 @@
     });
     HandQueue.add(session, fields).then(function () {
       form.reset();
-      box.querySelector("[data-queue-offline]").hidden = navigator.onLine;
       return render();
     }).then(function () {
       box.scrollIntoView();
@@ -197,12 +208,10 @@
 
   render().then(function () {
     ready = true;
-    if (/[?&]queued=1/.test(window.location.search)) {
-      box.querySelector("[data-queue-offline]").hidden = false;
-    }
     return flush();
   }).catch(function () { ready = false; });
-  window.addEventListener("online", function () { delay = 1000; flush(); });
+  window.addEventListener("online", function () { delay = 1000; render().then(flush); });
+  window.addEventListener("offline", function () { render(); });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { flush(); }
   });
