@@ -109,6 +109,7 @@ def tournament_new(request: HttpRequest, slug: str) -> HttpResponse:
                 round_minutes=data["round_minutes"], hide_last_rounds=data["hide_last_rounds"] or 0,
                 approve_gate=data["approve_gate"], bye_points=data["bye_points"],
                 substitute_counts=data["substitute_counts"] or SubstituteCounts.REGISTERED,
+                confirmation_rule=data["confirmation_rule"] or "",
                 finals_players=data["finals_players"] or 0,
                 finals_rounds=data["finals_rounds"] or 1,
                 finals_carry=data["finals_carry"] != "zero", consolation=data["consolation"],

@@ -13,6 +13,7 @@ from clubs.limits import BASE
 from pages.clubs.forms import KeyedSelect, TableForm, preset_rules, search_keys
 from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
+from pages.tables.confirm import RULES as CONFIRMATION_RULES
 from pages.words import name_text
 from tournaments.models import Penalty, SubstituteCounts, Tournament
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
@@ -123,6 +124,15 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
         widget=forms.RadioSelect,
         help_text=_("Standings, ratings and statistics all follow this choice."),
     )
+    confirmation_rule = forms.ChoiceField(
+        label=_("Confirming the hands (Bridgemate's rule)"),
+        choices=[("", _("As the club does")), *CONFIRMATION_RULES.items()],
+        initial="",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("The players confirm each hand on their phones; a hand held waits out of "
+                    "the standings until it counts."),
+    )  # fmt: skip
     finals_players = forms.TypedChoiceField(
         label=_("Finals (决赛)"),
         choices=[(0, _("No finals")), (4, _("The top 4: one final table")),

@@ -486,3 +486,26 @@ def test_an_entry_edited_seed_pin_and_first_round(cup, browser, json_errors):
     assert cleared.status_code == 302
     entry.refresh_from_db()
     assert (entry.seed_rating, entry.pinned_table) == (None, None)
+
+
+def test_the_new_tournament_page_chooses_how_hands_are_confirmed(host, browser):
+    """Bridgemate's rule for the tournament's tables, or the club's own (the default)."""
+    page = browser.get("/clubs/host/tournaments/new/").content.decode()
+    assert 'name="confirmation_rule" value="three"' in page
+    assert browser.post("/clubs/host/tournaments/new/", FORM).status_code == 302
+    assert Tournament.objects.get().confirmation_rule == ""  # as the club does
+    Tournament.objects.all().delete()
+    form = {**FORM, "confirmation_rule": "three"}
+    assert browser.post("/clubs/host/tournaments/new/", form).status_code == 302
+    assert Tournament.objects.get().confirmation_rule == "three"
+
+
+def test_the_desk_links_the_disputed_hands_for_a_referee(host, browser):
+    """The round desk leads the scorekeeper to the hands disputed at its tables."""
+    assert browser.post("/clubs/host/tournaments/new/", FORM).status_code == 302
+    cup = Tournament.objects.get()
+    for i in range(4):
+        services.registration_create(tournament=cup, name=f"选手{i}", new_player=True)
+    services.round_seat(round_id=services.round_start(tournament=cup).pk)
+    desk = browser.get(f"/tournaments/{cup.slug}/desk/").content.decode()
+    assert "/clubs/host/confirmations/" in desk
