@@ -196,3 +196,33 @@ def test_a_queued_hand_whose_answer_is_lost_is_sent_again_with_its_key(
     assert answers == [(201, None), (201, "true")]
     assert _winners(table.session_id) == [(1, 1)]
     context.close()
+
+
+def test_signing_out_empties_the_pages_kept_on_the_phone(browser, live_server):
+    """A phone passed round the table: what its last scorer could read goes when he signs
+    out."""
+    from django.contrib.auth import get_user_model
+
+    from clubs.models import Club, Role
+    from clubs.services.sessions import session_create
+    from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory
+
+    club = ClubFactory(visibility=Club.Visibility.MEMBERS)
+    user = get_user_model().objects.create_user("jifen", password="mahjong-2026-chengdu")
+    MembershipFactory(club=club, player=PlayerFactory(user=user), role=Role.SCORER)
+    players = [MembershipFactory(club=club).player for _ in range(4)]
+    session = session_create(club=club, players=players, user=user)
+    context, page = open_phone(browser, live_server.url)
+    page.goto(f"{live_server.url}/login/?next=/sessions/{session.pk}/")
+    page.get_by_label("用户名").fill("jifen")
+    page.get_by_label("密码").fill("mahjong-2026-chengdu")
+    page.get_by_role("button", name="登录").click()
+    page.wait_for_url(f"**/sessions/{session.pk}/")
+    _ready(page)
+    kept = "() => caches.keys().then(names => Promise.all(names.map(n => caches.open(n)"
+    kept += ".then(c => c.keys())))).then(lists => lists.flat().map(r => r.url))"
+    assert any(f"/sessions/{session.pk}/" in url for url in page.evaluate(kept))
+    page.get_by_role("button", name="退出").click()
+    page.wait_for_url("**/")
+    assert not any("/sessions/" in url for url in page.evaluate(kept))
+    context.close()

@@ -5,7 +5,7 @@
    dropped mid-send) joins the table's queue (HandQueue) and the scorer is shown his table again,
    the hand waiting there (offline.js sends it, with its key: stored once even if the first
    sending did reach the server). Never kept: any other POST, the live pages' event streams, the
-   API, the admin. A new version of this file empties the old copies. */
+   API, the admin. Signing out empties the copies; so does a new version of this file. */
 "use strict";
 var VERSION = "xuezhan-2";
 var KEPT = /^\/(sessions\/|t\/|g\/|clubs\/|tournaments\/|me\/|$)/;
@@ -60,6 +60,11 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) { return; }
+  if (request.method === "POST" && url.pathname === "/logout/") {
+    // signing out: the copies of what this visitor could read go with him (a shared phone)
+    event.respondWith(caches.delete(VERSION).then(function () { return fetch(request); }));
+    return;
+  }
   var table = TABLE.exec(url.pathname);
   if (request.method === "POST" && table && request.mode === "navigate") {
     event.respondWith(sendOrQueue(request, table[1]));
