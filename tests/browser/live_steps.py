@@ -120,10 +120,9 @@ def watch(page) -> None:
     page.wait_for_selector('#live-follow[data-state="on"]')
 
 
-def save_hand(page, winner: int = 1) -> tuple[float, float]:
-    """Phone A saves the next hand, declared: seat ``winner`` 自摸 平胡 (the first hand asks
-    who deals: seat 0). Returns when (epoch ms) it was sent and when the server's answer
-    arrived (the others may show it in between: the event leaves as the hand commits)."""
+def fill_hand(page, winner: int = 1):
+    """Tap a declared hand into the page's hand form: seat ``winner`` 自摸 平胡 (when the form
+    asks who deals: seat 0). Returns the form."""
     form = page.locator("form.hand-form")
     dealer = form.locator('label.chip:has(input[name="dealer"][value="0"])')
     if dealer.count() and not dealer.locator("input").is_checked():
@@ -131,6 +130,14 @@ def save_hand(page, winner: int = 1) -> tuple[float, float]:
     form.locator(f'label.chip:has(input[name="w1_seat"][value="{winner}"])').click()
     form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
     form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
+    return form
+
+
+def save_hand(page, winner: int = 1) -> tuple[float, float]:
+    """Phone A saves the next hand (:func:`fill_hand`). Returns when (epoch ms) it was sent and
+    when the server's answer arrived (the others may show it in between: the event leaves as
+    the hand commits)."""
+    form = fill_hand(page, winner)
     number = form.locator('input[name="number"]').input_value()
     sent = time.time() * 1000
     with page.expect_response(lambda r: r.request.method == "POST") as answer:

@@ -11,6 +11,7 @@ import pytest
 from tests.browser.live_steps import (
     HALL,
     changed_after,
+    fill_hand,
     phones_at,
     save_hand,
     seen_at,
@@ -140,11 +141,7 @@ def test_two_phones_racing_for_the_same_hand(browser, asgi_server, shots, in_pro
     assert b.locator("#next-number").input_value() == "1"  # what B is entering is his
     shots(b, "phone B is told hand 1 was saved")
     b.locator("#record").screenshot(path=str(shots.folder / "record-form-told.png"))
-    form = b.locator("form.hand-form")
-    form.locator('label.chip:has(input[name="dealer"][value="0"])').click()
-    form.locator('label.chip:has(input[name="w1_seat"][value="2"])').click()
-    form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
-    form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
+    form = fill_hand(b, winner=2)
     with b.expect_response(lambda r: r.request.method == "POST") as answer:
         form.locator('button[type="submit"]').click()
     assert answer.value.status == 409

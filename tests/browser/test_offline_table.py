@@ -16,7 +16,7 @@ import pytest
 
 from clubs.models import Hand
 from clubs.services.hands import hand_record
-from tests.browser.live_steps import tournament_table
+from tests.browser.live_steps import fill_hand, tournament_table
 from tests.browser.steps import open_phone
 from tests.clubs.records import PINGHU
 from tests.helpers import client_for
@@ -34,18 +34,23 @@ def _ready(page) -> None:
 
 def _queue_hand(page, winner: int) -> None:
     """Save a hand (seat ``winner`` 自摸 平胡) with no connection: it joins the queue."""
-    form = page.locator("form.hand-form")
-    dealer = form.locator('label.chip:has(input[name="dealer"][value="0"])')
-    if dealer.count():
-        dealer.click()
-    form.locator(f'label.chip:has(input[name="w1_seat"][value="{winner}"])').click()
-    form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
-    form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
+    form = fill_hand(page, winner)
     before = page.locator("#queue li.queued").count()
     form.locator('button[type="submit"]').click()
     page.wait_for_function(
         f"() => document.querySelectorAll('#queue li.queued').length === {before + 1}"
     )
+
+
+def _scorer_at_table(browser, base: str):
+    """A tournament table (eight hands) and a phone holding its card, on its page, the
+    service worker in charge: (table, context, page)."""
+    _, [table] = tournament_table(hands=8)
+    context, page = open_phone(browser, base)
+    page.goto(f"{base}/t/{table.scorer_key}/")
+    page.wait_for_url(f"**/sessions/{table.session_id}/**")
+    _ready(page)
+    return table, context, page
 
 
 def _winners(session_id: int) -> list[tuple[int, int]]:
@@ -61,11 +66,7 @@ def _totals_on_page(page) -> list[int]:
 
 def test_three_hands_saved_offline_are_sent_once_in_order(browser, live_server, shots,
                                                           in_process_tasks):  # fmt: skip
-    _, [table] = tournament_table(hands=8)
-    context, page = open_phone(browser, live_server.url)
-    page.goto(f"{live_server.url}/t/{table.scorer_key}/")
-    page.wait_for_url(f"**/sessions/{table.session_id}/**")
-    _ready(page)
+    table, context, page = _scorer_at_table(browser, live_server.url)
 
     context.set_offline(True)
     for winner in (1, 2, 3):
@@ -102,11 +103,7 @@ def test_three_hands_saved_offline_are_sent_once_in_order(browser, live_server, 
 
 def test_a_queued_hand_refused_is_shown_with_its_fix(browser, live_server, shots,
                                                      in_process_tasks):  # fmt: skip
-    _, [table] = tournament_table(hands=8)
-    context, page = open_phone(browser, live_server.url)
-    page.goto(f"{live_server.url}/t/{table.scorer_key}/")
-    page.wait_for_url(f"**/sessions/{table.session_id}/**")
-    _ready(page)
+    table, context, page = _scorer_at_table(browser, live_server.url)
     context.set_offline(True)
     _queue_hand(page, 1)  # hand 1: seat 1 自摸
     # meanwhile another phone stores hand 1 otherwise: seat 1 wins on seat 2's discard
@@ -125,24 +122,12 @@ def test_a_queued_hand_refused_is_shown_with_its_fix(browser, live_server, shots
     context.close()
 
 
-def _fill_hand(page, winner: int) -> None:
-    form = page.locator("form.hand-form")
-    form.locator('label.chip:has(input[name="dealer"][value="0"])').click()
-    form.locator(f'label.chip:has(input[name="w1_seat"][value="{winner}"])').click()
-    form.locator('label.chip:has(input[name="w1_from"][value="self"])').click()
-    form.locator('label.chip:has(input[name="w1_pattern"][value="pinghu"])').click()
-
-
 def test_the_connection_dropping_mid_save_stores_the_hand_once(browser, live_server, shots,
                                                                in_process_tasks):  # fmt: skip
     """Online, the form is sent as always; the connection drops after the server stored the
     hand, before its answer: the service worker keeps the hand in the queue and shows the
     table; sent again, the server answers that this very hand is stored — one hand."""
-    _, [table] = tournament_table(hands=8)
-    context, page = open_phone(browser, live_server.url)
-    page.goto(f"{live_server.url}/t/{table.scorer_key}/")
-    page.wait_for_url(f"**/sessions/{table.session_id}/**")
-    _ready(page)
+    table, context, page = _scorer_at_table(browser, live_server.url)
     lost = []
 
     def drop_the_answer(route):
@@ -154,7 +139,7 @@ def test_the_connection_dropping_mid_save_stores_the_hand_once(browser, live_ser
             route.continue_()
 
     context.route(f"**/sessions/{table.session_id}/", drop_the_answer)
-    _fill_hand(page, 1)
+    fill_hand(page, 1)
     page.locator('form.hand-form button[type="submit"]').click()
     page.wait_for_url("**queued=1*")
     assert lost == [302]
@@ -173,11 +158,7 @@ def test_a_queued_hand_whose_answer_is_lost_is_sent_again_with_its_key(
 ):
     """The queue's own sending: the first answer lost, the hand sent again with the same key
     gets the first answer (replayed); one hand."""
-    _, [table] = tournament_table(hands=8)
-    context, page = open_phone(browser, live_server.url)
-    page.goto(f"{live_server.url}/t/{table.scorer_key}/")
-    page.wait_for_url(f"**/sessions/{table.session_id}/**")
-    _ready(page)
+    table, context, page = _scorer_at_table(browser, live_server.url)
     answers = []
 
     def drop_the_first_answer(route):

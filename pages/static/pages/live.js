@@ -1,8 +1,8 @@
 /* A live page (templates/pages/includes/live.html): it follows its channels over server-sent
    events and, told that what it shows changed, reads itself again and puts in the parts marked
    data-live-region (each with an id); a form field marked data-live-stale that the page now
-   renders otherwise shows its notice. A part
-   holding the field being typed in is left as it is. After a reconnection, or when the page is
+   renders otherwise shows its notice. A part holding what was typed and not sent, or the field
+   being typed in, is left as it is. After a reconnection, or when the page is
    shown again, it reads itself once more: an event missed is never a stale page. */
 (function () {
   "use strict";
@@ -17,10 +17,23 @@
     follow.textContent = follow.getAttribute("data-" + state) || "";
   }
 
+  // a part is left as it is while a field in it is being typed in, or holds what was typed
+  // and not yet sent (a dispute's words, a reason), whether or not it still has the focus
+  function changed(field) {
+    if (field.type === "hidden" || field.type === "submit" || field.type === "button") { return false; }
+    if (field.type === "checkbox" || field.type === "radio") { return field.checked !== field.defaultChecked; }
+    if (field.tagName === "SELECT") {  // none marked selected: the first is the default
+      var first = Array.prototype.findIndex.call(field.options, function (o) { return o.defaultSelected; });
+      return field.selectedIndex !== Math.max(first, 0);
+    }
+    return field.value !== field.defaultValue;
+  }
+
   function busy(part) {
     var active = document.activeElement;
-    return active && active !== document.body && part.contains(active) &&
-      /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
+    if (active && active !== document.body && part.contains(active) &&
+        /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) { return true; }
+    return Array.prototype.some.call(part.querySelectorAll("input, textarea, select"), changed);
   }
 
   function swap(fresh) {
