@@ -32,6 +32,7 @@ from .shapes import (
     TILE_BIT,
     combine_info,
     hand_key,
+    suit_joins,
 )
 from .tiles import parse_suit, parse_tile, parse_tiles, tile_name
 
@@ -374,6 +375,132 @@ def evaluate_completions(
     return out
 
 
+def evaluate_concealed_waits(
+    key: int, r: Ruleset, void: int | None = None
+) -> list[tuple[int, Valuation, Valuation]]:
+    """Readiness's hot path for a waiting hand of 13 concealed tiles: every tile that completes
+    it, in tile order, as (tile, valuation as a discard win, valuation as a self-draw).
+
+    The tiles are found and valued in one pass over the suit tables: a tile joins a suit the
+    hand holds (alone it is neither in a set nor a pair), :func:`~.shapes.suit_joins` lists
+    where it may join each suit with that suit's info after, and the memo decides the rest;
+    a tile that joins nowhere in the tables completes nothing. Both wins of a tile are memo
+    look-ups beside each other, differing only in the self-draw bit.
+    """
+    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
+    km, kp, ks = suit_keys
+    suits = (km and 1) | (kp and 2) | (ks and 4)
+    if suits == 7 or (void is not None and suits >> void & 1):
+        return []
+    a, b, c = _get_info(km), _get_info(kp), _get_info(ks)
+    # the memo key (see evaluate_key) without the info of suit 0, 1 or 2, for fourteen
+    # concealed tiles with the winning one (七对 possible); None where another suit cannot
+    # be part of a win
+    partial = (
+        None if b is None or c is None else (b << 16 | c) << 10 | 512,
+        None if a is None or c is None else (a << 32 | c) << 10 | 512,
+        None if a is None or b is None else (a << 32 | b << 16) << 10 | 512,
+    )
+    memo = r.hands
+    golden = SINGLE_WAIT_BIT if r.options.golden_wait else 0  # 单钓, as single_wait says
+    out = []
+    for suit in (0, 1, 2):
+        rest = partial[suit]
+        if rest is None or not suit_keys[suit]:
+            continue
+        first = 9 * suit
+        shift = _INFO_SHIFT[suit]
+        for rank, info, held_one in _suit_joins(suit_keys[suit]):
+            single = golden if held_one else 0
+            hand = rest | info << shift | single
+            v = memo.get(hand)
+            if v is None:
+                infos = [a, b, c]
+                infos[suit] = info
+                v = memo[hand] = _value_concealed(r, *infos, 14, False, single)
+            if v.__class__ is str:
+                continue
+            drawn = hand | _SELF_DRAW_HAND_BIT
+            sd = memo.get(drawn)
+            if sd is None:
+                infos = [a, b, c]
+                infos[suit] = info
+                sd = memo[drawn] = _value_concealed(r, *infos, 14, True, single)
+            out.append((first + rank, v, sd))
+    return out
+
+
+def evaluate_melded_waits(
+    key: int,
+    n_tiles: int,
+    r: Ruleset,
+    tiles: list[int],
+    melds: MeldGroup,
+    chajiao_melds: MeldGroup,
+    void: int | None,
+) -> list[tuple[int, Valuation, Valuation]]:
+    """Readiness's hot path for a waiting hand with melds: each of ``tiles`` (waits.winning_tiles)
+    that completes it, as (tile, valuation as a discard win with ``chajiao_melds``, valuation
+    as a self-draw with the ``melds`` themselves). 查叫 values the discard win, with
+    ``chajiao_melds`` = ``melds`` or ``melds.kongs_not_roots()``; the self-draw is a real win
+    (its kongs are roots).
+
+    :func:`evaluate_key`'s melded branch, worked out once per tile for both signatures: the two
+    meld groups differ at most in the kongs counted as roots, the self-draw in its bit.
+    """
+    suits = (key & SUIT_MASK and 1) | (key >> 27 & SUIT_MASK and 2) | (key >> 54 and 4)
+    suits |= melds.suits
+    if suits == 7 or (void is not None and suits >> void & 1):
+        return []
+    memo = r.memo
+    golden = r.options.golden_wait
+    # What every completion shares. The tile joins one suit, so the split facts of the melds
+    # and the other two suits are combined once per suit it may join (None where one of those
+    # suits does not split); combining facts is order-free (each reachable AND of one fact
+    # per part), so this is evaluate_key's combination.
+    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
+    a, b, c = _get_facts(suit_keys[0]), _get_facts(suit_keys[1]), _get_facts(suit_keys[2])
+    facts = melds.facts
+    others = (
+        None if b is None or c is None else _COMBINE_FLAT[_COMBINE_FLAT[b << 4 | c] << 4 | facts],
+        None if a is None or c is None else _COMBINE_FLAT[_COMBINE_FLAT[a << 4 | c] << 4 | facts],
+        None if a is None or b is None else _COMBINE_FLAT[_COMBINE_FLAT[a << 4 | b] << 4 | facts],
+    )
+    fixed = _SINGLE_SUIT[suits] | (melds.count == 4) << 7
+    pung_bits = melds.pung_bits
+    all258 = melds.all258
+    discard_kongs = chajiao_melds.kongs
+    drawn_kongs = melds.kongs
+    out = []
+    for t in tiles:
+        suit = _SUIT_OF[t]
+        rest = others[suit]
+        joined = _get_facts(suit_keys[suit] + _RANK_BIT[t])
+        if rest is None or joined is None:
+            continue
+        k = key + TILE_BIT[t]
+        single = single_wait(r, key, t) if golden else 0
+        roots = (k & FOUR_BITS).bit_count() + (k & pung_bits).bit_count()
+        sig = (
+            _COMBINE_FLAT[rest << 4 | joined]
+            | fixed
+            | (not k & _NON_258 and all258) << 6
+            | single << 13
+        )
+        discard = sig | (roots + discard_kongs) << 8
+        v = memo.get(discard)
+        if v is None:
+            v = memo[discard] = value_signature(r, discard)
+        drawn = sig | (roots + drawn_kongs) << 8 | 1 << 12
+        sd = memo.get(drawn)
+        if sd is None:
+            sd = memo[drawn] = value_signature(r, drawn)
+        out.append((t, v, sd))
+    return out
+
+
+_SELF_DRAW_HAND_BIT = 1 << 8  # the self-draw flag in the concealed memo key (evaluate_key)
+_suit_joins = suit_joins
 _SUIT_OF = tuple(t // 9 for t in range(27))
 _RANK_BIT = tuple(1 << 3 * (t % 9) for t in range(27))  # a tile's bit within its suit key
 _INFO_SHIFT = (42, 26, 10)  # where each suit's info sits in the concealed memo key

@@ -146,6 +146,22 @@ def hand_key(tiles) -> int:
     return k
 
 
+_BIT1 = ODD_BITS << 1  # the middle bit of every 3-bit count
+
+
+def copies_within_four(key: int, n_tiles: int) -> bool:
+    """Whether a key built from ``n_tiles`` tiles holds no more than four copies of any tile.
+
+    A count past seven carries into the next tile's field (8 copies read as none of this tile
+    and one of the next), and each carry leaves the fields summing to seven fewer than the
+    tiles added, so the fields sum to ``n_tiles`` exactly when nothing carried; then no field
+    may read 5–7 (its high bit with either low bit).
+    """
+    held = (key & ODD_BITS).bit_count() + 2 * (key & _BIT1).bit_count()
+    held += 4 * (key & FOUR_BITS).bit_count()
+    return held == n_tiles and not key >> 2 & (key | key >> 1) & ODD_BITS
+
+
 def only_258(key: int) -> bool:
     return not key & NON_258_BITS
 
@@ -164,4 +180,20 @@ def suit_completions(suit_key: int) -> tuple[int, ...]:
             continue
         if suit_key + (1 << (3 * r)) in SUIT_FACTS:
             out.append(r)
+    return tuple(out)
+
+
+@cache
+def suit_joins(suit_key: int) -> tuple[tuple[int, int, bool], ...]:
+    """Ranks (0–8) at which one more tile leaves this suit able to be part of a win (split into
+    sets with or without a pair, or into pairs), never a fifth copy: each as (rank, the suit's
+    info with the tile, whether the suit held exactly one copy of it before)."""
+    out = []
+    for r in range(9):
+        held = suit_key >> (3 * r) & 7
+        if held >= 4:
+            continue
+        info = SUIT_INFO.get(suit_key + (1 << (3 * r)))
+        if info is not None:
+            out.append((r, info, held == 1))
     return tuple(out)

@@ -3,25 +3,49 @@
 A 13-effective-tile hand is ready when some tile completes it. Candidates come from the suit
 tables: a tile can only complete suit ``s`` if the suit with it splits into sets (+ pair) and
 the other suits already do, so only a handful of full evaluations run per hand.
+
+:func:`readiness`, the checked public path (the waits API, the tile picker, the command), checks
+the copies on packed counts (tile by tile only to name a refusal) and values each wait once, as
+a discard win and a self-draw side by side (evaluate.evaluate_concealed_waits /
+evaluate_melded_waits); ``tests/scoring/engine/test_readiness_reference.py`` holds it to trying
+every tile the long way.
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
-from .errors import Collector, EngineError
-from .evaluate import Valuation, check_copies, evaluate_completions, evaluate_key, single_wait
+from .errors import Collector, EngineError, Problem
+from .evaluate import (
+    Valuation,
+    check_copies,
+    evaluate_completions,
+    evaluate_concealed_waits,
+    evaluate_key,
+    evaluate_melded_waits,
+    single_wait,
+)
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .rulesets import Ruleset, resolve_ruleset
-from .shapes import ODD_BITS, SUIT_FACTS, SUIT_MASK, TILE_BIT, hand_key, suit_completions
+from .shapes import (
+    ODD_BITS,
+    SUIT_FACTS,
+    SUIT_MASK,
+    TILE_BIT,
+    copies_within_four,
+    hand_key,
+    suit_completions,
+)
 from .tiles import parse_suit, parse_tiles, tile_name
 
 
-@dataclass(frozen=True)
-class Wait:
-    """One tile the hand is waiting on, with what a win on it would be worth."""
+class Wait(NamedTuple):
+    """One tile the hand is waiting on, with what a win on it would be worth.
+
+    (Immutable records are NamedTuples on the engine's hot paths: cheaper to build.)
+    """
 
     tile: int
     valuation: Valuation  # as a discard win without situational extras (what 查叫 uses)
@@ -43,8 +67,7 @@ class Wait:
         }
 
 
-@dataclass(frozen=True)
-class Readiness:
+class Readiness(NamedTuple):
     """Whether a waiting hand is ready, on what, and what it collects at 查叫."""
 
     ready: bool
@@ -60,6 +83,12 @@ class Readiness:
             "waits": [w.as_dict(self.ruleset) for w in self.waits],
             "chajiao_value": self.chajiao_value,
         }
+
+
+# Wait(...) and Readiness(...) without their keyword handling: the fields in order, as a
+# tuple, in half the time (readiness builds one answer and several waits per hand)
+_new_wait = partial(tuple.__new__, Wait)
+_new_readiness = partial(tuple.__new__, Readiness)
 
 
 def is_huazhu(key: int, melds: MeldGroup, void: int | None) -> bool:
@@ -188,15 +217,67 @@ def readiness(
     """Waits of a 13-effective-tile hand; ``visible`` tiles (seen elsewhere) mark 死叫 waits."""
     r = resolve_ruleset(ruleset)
     concealed = tuple(concealed)
-    n = len(concealed) + 3 * len(melds)
+    n_concealed = len(concealed)
+    n = n_concealed + 3 * len(melds)
     if n != 13:
         raise EngineError(
             "wrong_tile_count",
             f"a waiting hand has 13 effective tiles (concealed + 3 per meld), this one has {n}",
             "concealed",
         )
-    # copies are counted tile by tile: packed 3-bit counts would carry past four (two kongs
-    # of one tile are eight copies, which a key would read as none of it and one of the next)
+    if melds:
+        melds = tuple(melds)
+        mg = MeldGroup.of(melds)
+    else:
+        mg = NO_MELDS
+    key = hand_key(concealed)
+    # every copy at the table in one key, checked at once: the hand's, its melds' and, when
+    # given, those seen elsewhere (remaining copies are reported only then)
+    counted = key + mg.key
+    n_counted = n_concealed + 3 * mg.count + mg.kongs
+    visible_given = bool(visible)
+    if visible_given:
+        visible = tuple(visible)
+        counted += hand_key(visible)
+        n_counted += len(visible)
+    if not copies_within_four(counted, n_counted):
+        problems = copy_problems(concealed, tuple(melds), tuple(visible))
+        if problems:
+            raise EngineError.many(problems)
+    if is_huazhu(key, mg, declared_void):
+        return Readiness(False, True, (), None, r)
+    # each wait once: as 查叫 values it (a discard win), and as a self-draw (kongs are roots)
+    if mg.count:
+        tiles = winning_tiles(key, n_concealed, mg)
+        cm = chajiao_melds(r, mg)
+        found = evaluate_melded_waits(key, n_concealed, r, tiles, mg, cm, declared_void)
+    else:
+        found = evaluate_concealed_waits(key, r, declared_void)
+    if visible_given:
+        waits = tuple(
+            [
+                _new_wait((t, v, sd.value, remaining, remaining <= 0))
+                for t, v, sd in found
+                for remaining in (4 - (counted >> 3 * t & 7),)
+            ]
+        )
+        dead = {w.tile for w in waits if w.dead}
+    else:
+        waits = tuple([_new_wait((t, v, sd.value, None, False)) for t, v, sd in found])
+        dead = ()
+    pick = chajiao_pick(r, [(t, v) for t, v, _ in found], dead)
+    return _new_readiness((pick is not None, False, waits, chajiao_owed(r, pick), r))
+
+
+def copy_problems(
+    concealed: tuple[int, ...], melds: tuple[Meld, ...], visible: tuple[int, ...]
+) -> list[Problem]:
+    """Tiles held, or held and seen elsewhere, more than four times: what readiness refuses.
+
+    Counted tile by tile (only once a hand has been found to hold too many): packed 3-bit
+    counts carry past seven (two kongs of one tile are eight copies, which a key reads as none
+    of it and one of the next), and each problem names its tile and count.
+    """
     held: dict[int, int] = {}
     for t in concealed:
         held[t] = held.get(t, 0) + 1
@@ -207,27 +288,7 @@ def readiness(
     for t in visible:
         seen[t] = seen.get(t, 0) + 1
     problems += check_copies({t: held.get(t, 0) + n_seen for t, n_seen in seen.items()}, "visible")
-    if problems:
-        raise EngineError.many(problems)
-    mg = MeldGroup.of(melds)
-    key = hand_key(concealed)
-    owned = key + mg.key
-    if is_huazhu(key, mg, declared_void):
-        return Readiness(False, True, (), None, r)
-    # each wait as 查叫 values it; its self-draw value as a real win (kongs are roots there)
-    candidates = wait_valuations(key, len(concealed), r, chajiao_melds(r, mg), declared_void)
-    waits = []
-    for t, v in candidates:
-        single = single_wait(r, key, t)
-        sd = evaluate_key(key + TILE_BIT[t], len(concealed) + 1, r, mg, True, single, declared_void)
-        remaining = None
-        dead = False
-        if visible:
-            remaining = 4 - (owned >> (3 * t) & 7) - seen.get(t, 0)
-            dead = remaining <= 0
-        waits.append(Wait(t, v, sd.value, remaining, dead))
-    pick = chajiao_pick(r, candidates, {w.tile for w in waits if w.dead})
-    return Readiness(pick is not None, False, tuple(waits), chajiao_owed(r, pick), r)
+    return problems
 
 
 def parse_waiting_hand(data: Any) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None, tuple]:
