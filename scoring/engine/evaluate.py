@@ -432,33 +432,34 @@ def evaluate_concealed_waits(
 
 def evaluate_melded_waits(
     key: int,
-    n_tiles: int,
     r: Ruleset,
-    tiles: list[int],
     melds: MeldGroup,
     chajiao_melds: MeldGroup,
-    void: int | None,
+    void: int | None = None,
 ) -> list[tuple[int, Valuation, Valuation]]:
-    """Readiness's hot path for a waiting hand with melds: each of ``tiles`` (waits.winning_tiles)
-    that completes it, as (tile, valuation as a discard win with ``chajiao_melds``, valuation
-    as a self-draw with the ``melds`` themselves). 查叫 values the discard win, with
-    ``chajiao_melds`` = ``melds`` or ``melds.kongs_not_roots()``; the self-draw is a real win
-    (its kongs are roots).
+    """Readiness's hot path for a waiting hand with melds (``key`` its concealed tiles): every
+    tile that completes it, in tile order, as (tile, valuation as a discard win with
+    ``chajiao_melds``, valuation as a self-draw with the ``melds`` themselves). 查叫 values the
+    discard win, with ``chajiao_melds`` = ``melds`` or ``melds.kongs_not_roots()``; the
+    self-draw is a real win (its kongs are roots).
 
-    :func:`evaluate_key`'s melded branch, worked out once per tile for both signatures: the two
-    meld groups differ at most in the kongs counted as roots, the self-draw in its bit.
+    :func:`evaluate_key`'s melded branch, found and worked out in one pass as
+    :func:`evaluate_concealed_waits` does: a tile joins a suit the hand holds where
+    :func:`~.shapes.suit_joins` says the suit still splits into sets (seven pairs never has
+    melds), the melds and the other two suits splitting too, and no fifth copy counting the
+    melds'. Both signatures of a tile are built once: the two meld groups differ at most in the
+    kongs counted as roots, the self-draw in its bit.
     """
-    suits = (key & SUIT_MASK and 1) | (key >> 27 & SUIT_MASK and 2) | (key >> 54 and 4)
-    suits |= melds.suits
+    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
+    suits = (suit_keys[0] and 1) | (suit_keys[1] and 2) | (suit_keys[2] and 4) | melds.suits
     if suits == 7 or (void is not None and suits >> void & 1):
         return []
     memo = r.memo
-    golden = r.options.golden_wait
+    golden = SINGLE_WAIT_BIT if r.options.golden_wait else 0  # 单钓, as single_wait says
     # What every completion shares. The tile joins one suit, so the split facts of the melds
     # and the other two suits are combined once per suit it may join (None where one of those
     # suits does not split); combining facts is order-free (each reachable AND of one fact
     # per part), so this is evaluate_key's combination.
-    suit_keys = (key & SUIT_MASK, key >> 27 & SUIT_MASK, key >> 54)
     a, b, c = _get_facts(suit_keys[0]), _get_facts(suit_keys[1]), _get_facts(suit_keys[2])
     facts = melds.facts
     others = (
@@ -467,35 +468,39 @@ def evaluate_melded_waits(
         None if a is None or b is None else _COMBINE_FLAT[_COMBINE_FLAT[a << 4 | b] << 4 | facts],
     )
     fixed = _SINGLE_SUIT[suits] | (melds.count == 4) << 7
+    owned = key + melds.key  # a pung with its fourth copy in hand, or a kong: no fifth copy
     pung_bits = melds.pung_bits
     all258 = melds.all258
     discard_kongs = chajiao_melds.kongs
     drawn_kongs = melds.kongs
     out = []
-    for t in tiles:
-        suit = _SUIT_OF[t]
+    for suit in (0, 1, 2):
         rest = others[suit]
-        joined = _get_facts(suit_keys[suit] + _RANK_BIT[t])
-        if rest is None or joined is None:
+        if rest is None or not suit_keys[suit]:
             continue
-        k = key + TILE_BIT[t]
-        single = single_wait(r, key, t) if golden else 0
-        roots = (k & FOUR_BITS).bit_count() + (k & pung_bits).bit_count()
-        sig = (
-            _COMBINE_FLAT[rest << 4 | joined]
-            | fixed
-            | (not k & _NON_258 and all258) << 6
-            | single << 13
-        )
-        discard = sig | (roots + discard_kongs) << 8
-        v = memo.get(discard)
-        if v is None:
-            v = memo[discard] = value_signature(r, discard)
-        drawn = sig | (roots + drawn_kongs) << 8 | 1 << 12
-        sd = memo.get(drawn)
-        if sd is None:
-            sd = memo[drawn] = value_signature(r, drawn)
-        out.append((t, v, sd))
+        first = 9 * suit
+        for rank, info, held_one in _suit_joins(suit_keys[suit]):
+            joined = info & 15  # the suit's split facts with the tile (0: it only pairs up)
+            t = first + rank
+            if not joined or owned >> 3 * t & 7 >= 4:
+                continue
+            k = key + TILE_BIT[t]
+            roots = (k & FOUR_BITS).bit_count() + (k & pung_bits).bit_count()
+            sig = (
+                _COMBINE_FLAT[rest << 4 | joined]
+                | fixed
+                | (not k & _NON_258 and all258) << 6
+                | (golden if held_one else 0) << 13
+            )
+            discard = sig | (roots + discard_kongs) << 8
+            v = memo.get(discard)
+            if v is None:
+                v = memo[discard] = value_signature(r, discard)
+            drawn = sig | (roots + drawn_kongs) << 8 | 1 << 12
+            sd = memo.get(drawn)
+            if sd is None:
+                sd = memo[drawn] = value_signature(r, drawn)
+            out.append((t, v, sd))
     return out
 
 

@@ -248,9 +248,7 @@ def readiness(
         return Readiness(False, True, (), None, r)
     # each wait once: as 查叫 values it (a discard win), and as a self-draw (kongs are roots)
     if mg.count:
-        tiles = winning_tiles(key, n_concealed, mg)
-        cm = chajiao_melds(r, mg)
-        found = evaluate_melded_waits(key, n_concealed, r, tiles, mg, cm, declared_void)
+        found = evaluate_melded_waits(key, r, mg, chajiao_melds(r, mg), declared_void)
     else:
         found = evaluate_concealed_waits(key, r, declared_void)
     if visible_given:
