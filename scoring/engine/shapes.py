@@ -14,7 +14,7 @@ combine by AND-ing facts, so the best split of a whole hand is found without sea
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
 SUIT_BITS = 27
@@ -146,6 +146,9 @@ def hand_key(tiles) -> int:
     return k
 
 
+#: suit keys whose :func:`suit_joins` stay memoised (~150 bytes each)
+SUIT_JOINS_KEPT = 1 << 15
+
 _BIT1 = ODD_BITS << 1  # the middle bit of every 3-bit count
 
 
@@ -183,11 +186,14 @@ def suit_completions(suit_key: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-@cache
+@lru_cache(maxsize=SUIT_JOINS_KEPT)
 def suit_joins(suit_key: int) -> tuple[tuple[int, int, bool], ...]:
     """Ranks (0–8) at which one more tile leaves this suit able to be part of a win (split into
     sets with or without a pair, or into pairs), never a fifth copy: each as (rank, the suit's
-    info with the tile, whether the suit held exactly one copy of it before)."""
+    info with the tile, whether the suit held exactly one copy of it before).
+
+    Memoised for the suits seen most recently, a bounded number: a suit has some 290,000 keys
+    of up to 13 tiles, and strangers choose the hands (ARCHITECTURE "Bounded")."""
     out = []
     for r in range(9):
         held = suit_key >> (3 * r) & 7

@@ -17,7 +17,7 @@ import pytest
 
 from scoring.engine import PRESETS, EngineError, Meld, MeldGroup, readiness, resolve_ruleset
 from scoring.engine.evaluate import evaluate_key, single_wait
-from scoring.engine.shapes import TILE_BIT
+from scoring.engine.shapes import SUIT_JOINS_KEPT, TILE_BIT, suit_joins
 from scoring.engine.tiles import tile_name
 
 from .reference import reference_evaluate
@@ -223,3 +223,12 @@ def test_readiness_matches_the_recursive_reference(spec):
                 drawn = reference_evaluate(tiles, pairs, r, self_draw=True, void=void, winning=t)
                 expected[t] = (discard["value"], drawn["value"])
         assert {w.tile: (w.valuation.value, w.self_draw_value) for w in res.waits} == expected
+
+
+def test_the_suit_tables_readiness_memoises_stay_bounded():
+    """Strangers choose the hands: however many distinct suits readiness meets, it keeps the
+    joins of at most SUIT_JOINS_KEPT of them (ARCHITECTURE "Bounded")."""
+    rnd = random.Random("bounded")
+    for _ in range(SUIT_JOINS_KEPT + 5000):
+        suit_joins(sum(rnd.randrange(5) << 3 * r for r in range(9)))
+    assert suit_joins.cache_info().currsize <= SUIT_JOINS_KEPT
