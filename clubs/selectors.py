@@ -952,6 +952,14 @@ def hand_standing(
     return standing(confirmation_rule_of(session), hand.entry_seat, words)
 
 
+def session_words_version(session_id: int) -> int:
+    """The newest word said about a table's hands (its id; 0 before the first): a word that
+    moves no total leaves ``data_version`` as it was, so a read kept by version (the table
+    page's parts) holds this one too."""
+    said = HandConfirmation.objects.filter(hand__session_id=session_id)
+    return said.order_by("-id").values_list("id", flat=True).first() or 0
+
+
 def hand_confirmations(hand: Hand) -> QuerySet[HandConfirmation]:
     """Every word said about a hand, each revision's, oldest first (its history)."""
     return hand.confirmations.select_related("by").order_by("at", "id")
