@@ -443,14 +443,20 @@ def latest_standings(tournament: Tournament, *, full: bool = False) -> Standings
     """The latest snapshot's standings; while the last rounds are hidden, those the players
     see (through the last round shown, ``hidden_after`` set) unless ``full`` (a director).
     Version 0 and no rows before the first snapshot."""
-    latest = (
+    latest = latest_snapshot(tournament)
+    if latest is None:
+        return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
+    return _snapshot_table(*latest, full=full)
+
+
+def latest_snapshot(tournament: Tournament) -> tuple[int, int, datetime] | None:
+    """The latest standings snapshot's id, version and time (None before the first): a
+    snapshot never changes, so what is computed from it may be kept under these."""
+    return (
         tournament.standings_snapshots.order_by("-version")
         .values_list("pk", "version", "computed_at")
         .first()
     )
-    if latest is None:
-        return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
-    return _snapshot_table(*latest, full=full)
 
 
 @lru_cache(maxsize=32)
