@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString
@@ -254,8 +255,10 @@ def _seat_line(row) -> SeatLine:
                     row.first_dealer)  # fmt: skip
 
 
-def _seating(round_: Round) -> dict[str, Any]:
-    detail = selectors.round_detail(round_)
+def _seating(round_: Round, *, results: bool = True) -> dict[str, Any]:
+    """A round's tables, byes and list by name; ``results``: whether its tables' results are
+    read too (which are done)."""
+    detail = selectors.round_detail(round_, None if results else {})
     tables = [
         {"number": t.number, "session": t.session, "done": t.has_result,
          "seats": [_seat_line(s) for s in t.seats]}
@@ -440,8 +443,38 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         live_follow=_follow(tournament),
     )  # fmt: skip
     if seated:
-        context.update(_seating(round_))
+        context.update(printed_seating(tournament, round_, cards=context["cards"]))
     return render(request, "pages/tournaments/print.html", context)
+
+
+def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> dict[str, Any]:
+    """A seated round's blocks and list by name, drawn, with its number of tables: kept in
+    the cache under the version of what they show (``selectors.round_seating_version``: the
+    seats and the names, not the hands played at them), the round and the tournament's name
+    (the table cards' caption): never stale."""
+    version = ":".join(
+        str(v)
+        for v in (
+            tournament.pk, round_.pk, round_.number, round_.seated_at.timestamp()
+            if round_.seated_at else "", *round_.byes, "|",
+            *selectors.round_seating_version(round_),
+        )
+    )  # fmt: skip
+    named = hashlib.blake2b(tournament.name.encode(), digest_size=8).hexdigest()
+
+    def draw() -> dict[str, Any]:
+        context = {
+            "tournament": tournament,
+            "round": round_,
+            "cards": cards,
+            **_seating(round_, results=False),
+        }
+        html = render_to_string("pages/tournaments/print_seating.html", context)
+        return {"seating_html": html, "table_count": len(context["tables"])}
+
+    return readcache.versioned(
+        "round-seating-1", version, draw, parts=(get_language(), int(cards), named)
+    )
 
 
 @require_safe

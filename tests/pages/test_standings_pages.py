@@ -1,7 +1,8 @@
 """The standings page a page of players at a time: ``?page=N`` (100 a page), ``?all=1`` every
 player, any other ``?page=`` a page that exists (never an error); kept in the cache under the
 latest snapshot (never stale: a new snapshot is a new key); its queries do not grow with the
-field (100 or 2,000 players). The projector still shows every player."""
+field (100 or 2,000 players). The projector still shows every player. A round's printed seating
+is kept the same way, under the version of its seats and names."""
 
 from __future__ import annotations
 
@@ -57,6 +58,10 @@ def field_of(players: int, slug: str = "big-open", rounds: int = 2) -> Tournamen
         _results(Round.objects.get(pk=round_.pk), rnd)
     services.standings_compute(tournament_id=t.pk)
     return t
+
+
+def without_tokens(body: str) -> str:
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", body)
 
 
 def ranks(body: str) -> list[int]:
@@ -152,3 +157,41 @@ def test_the_queries_are_the_same_with_100_or_2000_players():
     # the tournament (with its club) and the latest snapshot's id; a page not read before
     # reads the snapshot's standings too (once per process: they never change)
     assert again == 2 and first <= 4, (first, again)
+
+
+# --- a round's printed seating --------------------------------------------------------------------
+
+
+def test_the_round_page_shows_a_rename_and_not_a_stale_seating(open250):
+    path = f"/tournaments/{open250.slug}/rounds/2/print/"
+    body = get(path)
+    assert body.count('class="seat-block"') == 62 and "62 tables" in body
+    assert without_tokens(get(path)) == without_tokens(body)  # kept: the same page
+    table = open250.round_set.get(number=2).tables.order_by("number").first()
+    seat = table.session.seats.get(number=0)
+    Player.objects.filter(pk=seat.player_id).update(name="Zz Renamed")
+    body = get(path)
+    assert "Zz Renamed" in body
+    # a bye's name too
+    bye = open250.round_set.get(number=2).byes[0]
+    Player.objects.filter(pk=bye).update(name="Bye Renamed")
+    assert "Bye Renamed" in get(path)
+
+
+def test_a_hand_at_a_table_does_not_draw_the_round_page_again(open250):
+    from clubs.tasks import follow_session
+
+    path = f"/tournaments/{open250.slug}/rounds/2/print/"
+    get(path)
+    table = open250.round_set.get(number=2).tables.order_by("number").first()
+    follow_session(table.session_id)  # (what every hand's write does)
+    with CaptureQueriesContext(connection) as read:
+        get(path)
+    assert not any("clubs_hand" in q["sql"] for q in read.captured_queries)
+
+
+def test_the_round_page_reads_the_same_queries_with_100_or_2000_players():
+    small, big = field_of(100, slug="hundred"), field_of(2000, slug="two-thousand")
+    counts = [_queries(f"/tournaments/{t.slug}/rounds/2/print/") for t in (small, big)]
+    assert counts[0] == counts[1], counts
+    assert counts[0][1] <= 4, counts  # the tournament, the round, the seats' version
