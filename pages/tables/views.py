@@ -537,6 +537,7 @@ class PageSheet(NamedTuple):
     next_dealer: int | None
     results: bool
     live_rows: bool
+    rows: bool
 
 
 #: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
@@ -616,7 +617,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     seats, bettors = list(session.seats.all()), list(session.bettors.all())
     sheet = PageSheet(
         session, seats, bettors, parts.seat_totals, parts.bettor_totals, parts.next_number,
-        parts.next_dealer, parts.has_results, parts.has_live,
+        parts.next_dealer, parts.has_results, parts.has_live, parts.has_rows,
     )  # fmt: skip
     can_score = _can(request, session, Role.SCORER)
     confirming = dict(parts.confirming)

@@ -326,6 +326,12 @@ class StandingsPage:
         return self.number + 1 if 0 < self.number < self.pages else None
 
 
+#: the standings' number of players by their key, in this process (a snapshot never changes:
+#: never stale), so that a page is one read of the cache; the oldest goes first
+_PLAYERS: dict[str, int] = {}
+PLAYERS_KEPT = 64
+
+
 def _page_asked(request: HttpRequest) -> int:
     """The page of the standings asked for (``?page=N``, 1 when it is no page number; 0 for
     ``?all=1``), before it is held to the pages there are."""
@@ -350,10 +356,15 @@ def standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standin
     rules = selectors.rules_of(tournament)
     ruled = hashlib.blake2b(repr(rules).encode(), digest_size=8).hexdigest()
     key = f"{tournament.pk}:{pk}:{version}:{computed_at.timestamp()}:{int(full)}:{ruled}"
-    players = readcache.versioned(
-        "standings-players", key,
-        lambda: len(selectors.latest_standings(tournament, full=full).rows),
-    )  # fmt: skip
+    players = _PLAYERS.get(key)
+    if players is None:
+        players = readcache.versioned(
+            "standings-players", key,
+            lambda: len(selectors.latest_standings(tournament, full=full).rows),
+        )  # fmt: skip
+        _PLAYERS[key] = players
+        while len(_PLAYERS) > PLAYERS_KEPT:
+            _PLAYERS.pop(next(iter(_PLAYERS)))
     pages = max(1, -(-players // STANDINGS_PAGE))
     number = min(asked, pages)
     return readcache.versioned(
@@ -370,10 +381,11 @@ def _standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standi
     start = 0 if number == 0 else (number - 1) * STANDINGS_PAGE
     stop = players if number == 0 else min(players, start + STANDINGS_PAGE)
     found = standings_of(tournament, full=full, only=slice(start, stop))
-    # the table's head without its rows: the page's lines hold what it shows of them
-    found = replace(found, table=replace(found.table, rows=()))
+    rows = standings_rows(found)
+    # kept drawn: the table's head without its rows, the lines in ``rows`` alone
+    found = replace(found, table=replace(found.table, rows=()), lines=())
     return StandingsPage(
-        standings=found, rows=standings_rows(found), number=number, pages=pages,
+        standings=found, rows=rows, number=number, pages=pages,
         players=players, first=start + 1 if players else 0, last=stop,
     )  # fmt: skip
 
