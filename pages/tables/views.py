@@ -20,11 +20,13 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template import Context
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -604,12 +606,25 @@ def _table_parts(session: TableSession) -> TableParts:
     )
 
 
+#: where the drawn hand form holds the visitor's CSRF token (the tile pickers ask the engine
+#: with it): put in per request, the form being every scorer's
+CSRF_MARK = "csrf-token-of-the-request"
+
+
 def _form_html(session: TableSession, sheet) -> SafeString:
     """The empty hand form, drawn: the tile picker's words and script are left to the page
-    (written per request, their address may change with a release)."""
-    context = Context({"form": _form_context(sheet, {}, ()), "session": session})
+    (written per request, their address may change with a release), and so is the CSRF
+    token (``CSRF_MARK``)."""
+    context = Context(
+        {"form": _form_context(sheet, {}, ()), "session": session, "csrf_token": CSRF_MARK}
+    )
     context._tile_picker_written = True  # (pages.templatetags.tile_picker.tile_picker_once)
     return get_template("pages/tables/hand_form.html").template.render(context)
+
+
+def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
+    """The drawn hand form with the visitor's CSRF token in it (letters and digits only)."""
+    return mark_safe(form.replace(CSRF_MARK, escape(get_token(request))))  # noqa: S308
 
 
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
@@ -664,7 +679,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         if values or problems:
             context["form"] = _form_context(sheet, values or {}, problems)
         else:
-            context["form_html"] = parts.form
+            context["form_html"] = _with_token(request, parts.form)
     context["live_follow"] = follow(table_channel(session.pk))
     return render(request, "pages/tables/session.html", context, status=status)
 
