@@ -17,6 +17,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -173,6 +174,10 @@ def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> d
         hand = hands[pk]
         box = _box_shown(session, BoxHand(hand.pk, hand.number), standings[hand.pk])
         box["words"] = words_of_view(selectors.hand_view(hand), seats=names)
+        # drawn once with the rest of the parts (the same for every visitor)
+        box["payments"] = render_to_string(
+            "pages/includes/hand_payments.html", {"words": box["words"]}
+        )
         boxes.append(box)
     held = [
         {"number": r.hand.number, "state": states[r.hand.pk]}

@@ -544,7 +544,7 @@ class PageSheet(NamedTuple):
 
 #: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
 #: code before is read (the version of the data, not this, keeps them right)
-PARTS = "table-parts-1"
+PARTS = "table-parts-2"
 
 
 def table_parts(session: TableSession) -> TableParts:
@@ -689,7 +689,7 @@ def _saved(session: TableSession, number: int, boxes: list[dict]) -> dict[str, A
     they are read."""
     box = next((b for b in boxes if b["hand"].number == number), None)
     if box is not None:
-        return {"hand": box["hand"], "words": box["words"]}
+        return {"hand": box["hand"], "words": box["words"], "payments": box["payments"]}
     hand = selectors.hand_in_session(session, number)
     if hand is None or hand.is_deleted:
         return None
