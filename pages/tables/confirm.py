@@ -70,8 +70,15 @@ def state_words(found: HandStanding) -> str:
     return ""
 
 
-def _who(session: TableSession) -> dict[int, str]:
-    return {s.number: f"{WINDS[s.number]} {s.player.name}" for s in session.seats.all()}
+def _who(seats) -> dict[int, str]:
+    return {s.number: f"{WINDS[s.number]} {s.player.name}" for s in seats}
+
+
+def _seat_of(seats, user) -> int | None:
+    """The seat of the player linked to the login among ``seats`` (as ``selectors.seat_of``)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.number for s in seats if s.player.user_id == user.pk), None)
 
 
 def hand_box(
@@ -81,8 +88,9 @@ def hand_box(
     for the visitor when he may give his (None: a deleted hand)."""
     if found is None or hand.is_deleted:
         return None
-    box = _box_shown(session, hand, found)
-    box["form"] = box_form(request, session, found)
+    seats = list(session.seats.all())
+    box = _box_shown(session, hand, found, seats)
+    box["form"] = box_form(request, session, found, seats)
     return box
 
 
@@ -94,11 +102,14 @@ class BoxHand(NamedTuple):
     number: int
 
 
-def _box_shown(session: TableSession, hand: Hand | BoxHand, found: HandStanding) -> dict[str, Any]:
-    """A confirmation box as every visitor sees it: all but the visitor's own form."""
+def _box_shown(
+    session: TableSession, hand: Hand | BoxHand, found: HandStanding, seated
+) -> dict[str, Any]:
+    """A confirmation box as every visitor sees it: all but the visitor's own form
+    (``seated``: the table's seats)."""
     said = dict(found.disputed)
     seats = []
-    for number, name in _who(session).items():
+    for number, name in _who(seated).items():
         if number == found.entry_seat:
             word = _("entered it")
         elif number in found.confirmed:
@@ -121,13 +132,16 @@ def _box_shown(session: TableSession, hand: Hand | BoxHand, found: HandStanding)
     }
 
 
-def box_form(request: HttpRequest, session: TableSession, found: HandStanding) -> dict | None:
+def box_form(
+    request: HttpRequest, session: TableSession, found: HandStanding, seats
+) -> dict | None:
     """The visitor's form in a hand's box: his seat's, or the seat chosen by whoever follows
-    the table by its players' link (None: he has nothing to say on it)."""
+    the table by its players' link (None: he has nothing to say on it); ``seats``: the
+    table's."""
     if not session.is_open or session.lock_code:
         return None
-    names = _who(session)
-    mine = selectors.seat_of(session, request.user)
+    names = _who(seats)
+    mine = _seat_of(seats, request.user)
     if mine is not None and found.asks(mine):
         return {"seat": mine, "name": names[mine], "choose": False}
     if mine is None and _follows(request, session):
@@ -172,7 +186,7 @@ def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> d
     boxes = []
     for pk in boxed:
         hand = hands[pk]
-        box = _box_shown(session, BoxHand(hand.pk, hand.number), standings[hand.pk])
+        box = _box_shown(session, BoxHand(hand.pk, hand.number), standings[hand.pk], sheet.seats)
         box["words"] = words_of_view(selectors.hand_view(hand), seats=names)
         # drawn once with the rest of the parts (the same for every visitor)
         box["payments"] = render_to_string(
@@ -197,9 +211,9 @@ def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> d
 BOXES = 6
 
 
-def with_forms(request: HttpRequest, session: TableSession, boxes: list[dict]) -> list[dict]:
+def with_forms(request: HttpRequest, session: TableSession, boxes: list[dict], seats) -> list[dict]:
     """The boxes of :func:`table_confirmations` with the visitor's own form in each."""
-    return [{**box, "form": box_form(request, session, box["standing"])} for box in boxes]
+    return [{**box, "form": box_form(request, session, box["standing"], seats)} for box in boxes]
 
 
 # --- the writes --------------------------------------------------------------------------------

@@ -104,20 +104,25 @@ def changed_words(changes) -> str:
 
 def table_view(
     read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST"),
-    card: bool = False, guest: bool = False,
+    card: bool = False, guest: bool = False, light: bool = False,
 ):  # fmt: skip
     """A view of one session: loaded with its seats, checked with the API's rules (``read``
     for GET, ``write`` for POST); a visitor who must log in is sent to the login page.
     ``card``: a visitor who opened the table with its table card's link (``/t/<key>/``, while
     it works) may use it as the table's scorer, without a login. ``guest``: a visitor who opened
-    it with its players' link (``/g/<key>/``, while the table is open) may read it."""
+    it with its players' link (``/g/<key>/``, while the table is open) may read it.
+    ``light``: a GET reads the session without its seats and bettors (the table page keeps
+    them with its parts)."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
             if request.method not in methods:
                 return HttpResponseNotAllowed(methods)
-            session = selectors.session_page(pk)
+            if light and request.method != "POST":  # (its seats kept with the page's parts)
+                session = selectors.session_head(pk)
+            else:
+                session = selectors.session_page(pk)
             if session is None:
                 raise Http404
             role = write if request.method == "POST" else read
@@ -524,6 +529,8 @@ class TableParts:
     chart: SafeString | None
     confirming: dict[str, Any]
     form: SafeString | None
+    seats: tuple  # the seats with their players, the bettors: read with the rest
+    bettors: tuple
 
 
 class PageSheet(NamedTuple):
@@ -544,7 +551,7 @@ class PageSheet(NamedTuple):
 
 #: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
 #: code before is read (the version of the data, not this, keeps them right)
-PARTS = "table-parts-2"
+PARTS = "table-parts-3"
 
 
 def table_parts(session: TableSession) -> TableParts:
@@ -553,18 +560,12 @@ def table_parts(session: TableSession) -> TableParts:
     its hands (a word that moves no total moves no version), and what is read with the session
     and shown in the parts without a version of its own (the players' names, the
     confirmation rule, open or locked). Never stale: each of these is in the key."""
-    seen = (
-        session.status, session.lock_code, selectors.confirmation_rule_of(session),
-        [(s.number, s.player_id, s.player.name) for s in session.seats.all()],
-        [(b.pk, b.name) for b in session.bettors.all()],
-    )  # fmt: skip
+    read = selectors.session_read_version(session.pk)
+    seen = (session.status, session.lock_code, selectors.confirmation_rule_of(session), read.names)
     version = ":".join(
         str(v)
-        for v in (
-            session.pk, session.created_at.timestamp(), session.data_version,
-            selectors.session_words_version(session.pk),
-        )
-    )  # fmt: skip
+        for v in (session.pk, session.created_at.timestamp(), session.data_version, read.words)
+    )
     digest = hashlib.blake2b(repr(seen).encode(), digest_size=12).hexdigest()
     return readcache.versioned(
         PARTS, version, lambda: _table_parts(session), parts=(get_language(), digest)
@@ -572,7 +573,7 @@ def table_parts(session: TableSession) -> TableParts:
 
 
 def _table_parts(session: TableSession) -> TableParts:
-    sheet = selectors.table_sheet(session)
+    sheet = selectors.table_sheet(selectors.session_seated(session))
     names, menu = _names(sheet)
     confirming = confirm.table_confirmations(session, sheet)
     states = confirming.pop("hand_states")
@@ -603,6 +604,8 @@ def _table_parts(session: TableSession) -> TableParts:
         chart=None if chart is None else mark_safe(chart.svg()),  # noqa: S308 - escaped there
         confirming=confirming,
         form=form,
+        seats=tuple(sheet.seats),
+        bettors=tuple(sheet.bettors),
     )
 
 
@@ -629,14 +632,16 @@ def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
 
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
     parts = table_parts(session)
-    seats, bettors = list(session.seats.all()), list(session.bettors.all())
+    seats, bettors = list(parts.seats), list(parts.bettors)
     sheet = PageSheet(
         session, seats, bettors, parts.seat_totals, parts.bettor_totals, parts.next_number,
         parts.next_dealer, parts.has_results, parts.has_live, parts.has_rows,
     )  # fmt: skip
     can_score = _can(request, session, Role.SCORER)
     confirming = dict(parts.confirming)
-    confirming["confirm_boxes"] = confirm.with_forms(request, session, confirming["confirm_boxes"])
+    confirming["confirm_boxes"] = confirm.with_forms(
+        request, session, confirming["confirm_boxes"], seats
+    )
     context = {
         "session": session,
         "sheet": sheet,
@@ -674,7 +679,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         context["next_dealer_name"] = seats[sheet.next_dealer].player.name
     saved = whole_number(request.GET.get("saved", ""))
     if saved is not None:
-        context["saved"] = _saved(session, saved, confirming["confirm_boxes"])
+        context["saved"] = _saved(session, saved, confirming["confirm_boxes"], seats)
     if context["can_record"]:
         if values or problems:
             context["form"] = _form_context(sheet, values or {}, problems)
@@ -684,7 +689,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     return render(request, "pages/tables/session.html", context, status=status)
 
 
-def _saved(session: TableSession, number: int, boxes: list[dict]) -> dict[str, Any] | None:
+def _saved(session: TableSession, number: int, boxes: list[dict], seats) -> dict[str, Any] | None:
     """The hand just saved, in words: the latest hand's box has them (the usual case), else
     they are read."""
     box = next((b for b in boxes if b["hand"].number == number), None)
@@ -693,7 +698,7 @@ def _saved(session: TableSession, number: int, boxes: list[dict]) -> dict[str, A
     hand = selectors.hand_in_session(session, number)
     if hand is None or hand.is_deleted:
         return None
-    names = {s.number: s.player.name for s in session.seats.all()}
+    names = {s.number: s.player.name for s in seats}
     return {"hand": hand, "words": words_of_view(selectors.hand_view(hand), seats=names)}
 
 
@@ -708,7 +713,7 @@ def _same_hand(session: TableSession, number: int, record: dict) -> bool:
     return same and record.get("dealer", hand.dealer) == hand.dealer
 
 
-@table_view(read=None, write=Role.SCORER, card=True, guest=True)
+@table_view(read=None, write=Role.SCORER, card=True, guest=True, light=True)
 def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The table; a POST records a hand from the hand form."""
     if request.method != "POST":
