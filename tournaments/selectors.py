@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import zlib
 from collections import OrderedDict, defaultdict
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from django.db import connection
 from django.db.models import (
+    BigIntegerField,
     Count,
     Exists,
     F,
+    Func,
     IntegerField,
     Max,
     OuterRef,
@@ -18,8 +22,10 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    TextField,
+    Value,
 )
-from django.db.models.functions import Coalesce, Now
+from django.db.models.functions import Cast, Coalesce, Concat, Now
 
 from clubs.models import (
     Hand,
@@ -443,14 +449,20 @@ def latest_standings(tournament: Tournament, *, full: bool = False) -> Standings
     """The latest snapshot's standings; while the last rounds are hidden, those the players
     see (through the last round shown, ``hidden_after`` set) unless ``full`` (a director).
     Version 0 and no rows before the first snapshot."""
-    latest = (
+    latest = latest_snapshot(tournament)
+    if latest is None:
+        return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
+    return _snapshot_table(*latest, full=full)
+
+
+def latest_snapshot(tournament: Tournament) -> tuple[int, int, datetime] | None:
+    """The latest standings snapshot's id, version and time (None before the first): a
+    snapshot never changes, so what is computed from it may be kept under these."""
+    return (
         tournament.standings_snapshots.order_by("-version")
         .values_list("pk", "version", "computed_at")
         .first()
     )
-    if latest is None:
-        return StandingsTable(0, None, 0, 0, (), tuple(tournament.tiebreaks or DEFAULT_TIEBREAKS))
-    return _snapshot_table(*latest, full=full)
 
 
 @lru_cache(maxsize=32)
@@ -564,6 +576,30 @@ def tables_data_version(tournament_id: int) -> int:
     of them (a standings snapshot records it)."""
     versions = TableSession.objects.filter(tournament_table__round__tournament_id=tournament_id)
     return versions.aggregate(v=Sum("data_version"))["v"] or 0
+
+
+def _hashed(rows: QuerySet, *fields: str) -> tuple[int, int]:
+    """How many ``rows`` and a hash of each row's ``fields``, summed: it moves when any of them
+    changes (one query on PostgreSQL)."""
+    if connection.vendor == "postgresql":
+        parts = [p for f in fields for p in (Cast(f, TextField()), Value("\x1f"))][:-1]
+        text = Concat(*parts, output_field=TextField()) if len(parts) > 1 else parts[0]
+        hashed = Func(text, function="hashtext", output_field=BigIntegerField())
+        found = rows.aggregate(n=Count("pk"), v=Sum(hashed))
+        return found["n"], found["v"] or 0
+    values = [repr(v).encode() for v in rows.values_list(*fields)]
+    return len(values), sum(zlib.crc32(v) for v in values)
+
+
+def round_seating_version(round_: Round) -> tuple[int, ...]:
+    """Numbers that move with anything a round's printed seating shows, and only with that
+    (a hand recorded at a table moves none): each seat's table, wind, player and the player's
+    name, and the byes' names (a hash of each, summed — a rename moves no ``data_version``).
+    One query, two with byes."""
+    seats = Seat.objects.filter(session__tournament_table__round=round_)
+    found = _hashed(seats, "session_id", "number", "player_id", "player__name")
+    byes = _hashed(Player.objects.filter(pk__in=round_.byes), "pk", "name") if round_.byes else ()
+    return (*found, *byes)
 
 
 def standings_behind(*, older_than: timedelta, limit: int) -> list[int]:

@@ -10,13 +10,14 @@ payments in words and where it stands; the forms post here. Reads through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -69,8 +70,15 @@ def state_words(found: HandStanding) -> str:
     return ""
 
 
-def _who(session: TableSession) -> dict[int, str]:
-    return {s.number: f"{WINDS[s.number]} {s.player.name}" for s in session.seats.all()}
+def _who(seats) -> dict[int, str]:
+    return {s.number: f"{WINDS[s.number]} {s.player.name}" for s in seats}
+
+
+def _seat_of(seats, user) -> int | None:
+    """The seat of the player linked to the login among ``seats`` (as ``selectors.seat_of``)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.number for s in seats if s.player.user_id == user.pk), None)
 
 
 def hand_box(
@@ -80,10 +88,28 @@ def hand_box(
     for the visitor when he may give his (None: a deleted hand)."""
     if found is None or hand.is_deleted:
         return None
-    names = _who(session)
+    seats = list(session.seats.all())
+    box = _box_shown(session, hand, found, seats)
+    box["form"] = box_form(request, session, found, seats)
+    return box
+
+
+class BoxHand(NamedTuple):
+    """The hand a box on the table page is about, as the page names it (kept in the cache:
+    no model instance)."""
+
+    pk: int
+    number: int
+
+
+def _box_shown(
+    session: TableSession, hand: Hand | BoxHand, found: HandStanding, seated
+) -> dict[str, Any]:
+    """A confirmation box as every visitor sees it: all but the visitor's own form
+    (``seated``: the table's seats)."""
     said = dict(found.disputed)
     seats = []
-    for number, name in names.items():
+    for number, name in _who(seated).items():
         if number == found.entry_seat:
             word = _("entered it")
         elif number in found.confirmed:
@@ -94,25 +120,35 @@ def hand_box(
             word = _("not yet")
         css = "confirmed" if number in found.confirmed or number == found.entry_seat else ""
         seats.append({"name": name, "word": word, "css": "disputed" if number in said else css})
-    form = None
-    if session.is_open and not session.lock_code:
-        mine = selectors.seat_of(session, request.user)
-        if mine is not None and found.asks(mine):
-            form = {"seat": mine, "name": names[mine], "choose": False}
-        elif mine is None and _follows(request, session):
-            chosen = request.session.get(SEATS, {}).get(str(session.pk))
-            choices = [(n, name) for n, name in names.items() if found.asks(n)]
-            form = {"choose": True, "choices": choices, "chosen": chosen}
     return {
         "hand": hand,
         "standing": found,
         "state": state_words(found),
         "rule": rule_words(session),
         "seats": seats,
-        "form": form,
+        "form": None,
         "action": reverse("page-hand-confirm", args=[session.pk, hand.number]),
         "ruling": found.ruling if found.ruled else "",
     }
+
+
+def box_form(
+    request: HttpRequest, session: TableSession, found: HandStanding, seats
+) -> dict | None:
+    """The visitor's form in a hand's box: his seat's, or the seat chosen by whoever follows
+    the table by its players' link (None: he has nothing to say on it); ``seats``: the
+    table's."""
+    if not session.is_open or session.lock_code:
+        return None
+    names = _who(seats)
+    mine = _seat_of(seats, request.user)
+    if mine is not None and found.asks(mine):
+        return {"seat": mine, "name": names[mine], "choose": False}
+    if mine is None and _follows(request, session):
+        chosen = request.session.get(SEATS, {}).get(str(session.pk))
+        choices = [(n, name) for n, name in names.items() if found.asks(n)]
+        return {"choose": True, "choices": choices, "chosen": chosen}
+    return None
 
 
 def rule_words(session: TableSession) -> str:
@@ -131,12 +167,12 @@ def _follows(request: HttpRequest, session: TableSession) -> bool:
     return key is not None and key == session.guest_key and session.is_open
 
 
-def table_confirmations(
-    request: HttpRequest, session: TableSession, sheet: selectors.TableSheet
-) -> dict[str, Any]:
-    """The table page's part: each live hand's state for the 流水 sheet (by hand id), the
+def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> dict[str, Any]:
+    """The table page's part as every visitor sees it (kept with the sheet: the visitor's own
+    forms are :func:`with_forms`'): each live hand's state for the 流水 sheet (by hand id), the
     hands held out of the totals, and the boxes of the latest hand and of every hand still
-    waiting or disputed (newest first), with their payments in words."""
+    waiting or disputed (newest first, at most six), with their payments in words. Its queries
+    do not grow with the hands: the standings (two), the boxes' hands and their payments."""
     standings = selectors.session_standings(session)
     states = {pk: state_words(found) for pk, found in standings.items()}
     live = [r for r in sheet.rows if not r.hand.is_deleted]
@@ -144,13 +180,19 @@ def table_confirmations(
     if live and live[-1] not in shown:
         shown.append(live[-1])
     names = {s.number: s.player.name for s in sheet.seats}
+    boxed = [r.hand.pk for r in sorted(shown, key=lambda r: -r.hand.number)[:BOXES]]
+    # their payments in one read, whatever the number of boxes
+    hands = {h.pk: h for h in selectors.hands_of(session).filter(pk__in=boxed)}
     boxes = []
-    for row in sorted(shown, key=lambda r: -r.hand.number)[:6]:
-        hand = selectors.hand_in_session(session, row.hand.number)
-        box = hand_box(request, session, hand, standings.get(hand.pk))
-        if box is not None:
-            box["words"] = words_of_view(selectors.hand_view(hand), seats=names)
-            boxes.append(box)
+    for pk in boxed:
+        hand = hands[pk]
+        box = _box_shown(session, BoxHand(hand.pk, hand.number), standings[hand.pk], sheet.seats)
+        box["words"] = words_of_view(selectors.hand_view(hand), seats=names)
+        # drawn once with the rest of the parts (the same for every visitor)
+        box["payments"] = render_to_string(
+            "pages/includes/hand_payments.html", {"words": box["words"]}
+        )
+        boxes.append(box)
     held = [
         {"number": r.hand.number, "state": states[r.hand.pk]}
         for r in live
@@ -163,6 +205,15 @@ def table_confirmations(
         "confirm_rule": selectors.confirmation_rule_of(session),
         "confirm_rule_words": rule_words(session),
     }
+
+
+#: the table page's confirmation boxes, newest first
+BOXES = 6
+
+
+def with_forms(request: HttpRequest, session: TableSession, boxes: list[dict], seats) -> list[dict]:
+    """The boxes of :func:`table_confirmations` with the visitor's own form in each."""
+    return [{**box, "form": box_form(request, session, box["standing"], seats)} for box in boxes]
 
 
 # --- the writes --------------------------------------------------------------------------------

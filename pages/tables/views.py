@@ -10,18 +10,24 @@ writes through ``clubs.services``; a refusal is shown in words with what was ent
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template import Context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
@@ -31,6 +37,7 @@ from clubs.models import Role, TableSession
 from clubs.permissions import authorize
 from clubs.services import hands as hand_services
 from clubs.services import sessions as session_services
+from core import readcache
 from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceError
 from core.http import service_error_items
 from core.live import table_channel
@@ -97,20 +104,25 @@ def changed_words(changes) -> str:
 
 def table_view(
     read: str | None = None, write: str | None = Role.SCORER, methods=("GET", "POST"),
-    card: bool = False, guest: bool = False,
+    card: bool = False, guest: bool = False, light: bool = False,
 ):  # fmt: skip
     """A view of one session: loaded with its seats, checked with the API's rules (``read``
     for GET, ``write`` for POST); a visitor who must log in is sent to the login page.
     ``card``: a visitor who opened the table with its table card's link (``/t/<key>/``, while
     it works) may use it as the table's scorer, without a login. ``guest``: a visitor who opened
-    it with its players' link (``/g/<key>/``, while the table is open) may read it."""
+    it with its players' link (``/g/<key>/``, while the table is open) may read it.
+    ``light``: a GET reads the session without its seats and bettors (the table page keeps
+    them with its parts)."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
             if request.method not in methods:
                 return HttpResponseNotAllowed(methods)
-            session = selectors.session_page(pk)
+            if light and request.method != "POST":  # (its seats kept with the page's parts)
+                session = selectors.session_head(pk)
+            else:
+                session = selectors.session_page(pk)
             if session is None:
                 raise Http404
             role = write if request.method == "POST" else read
@@ -496,18 +508,140 @@ def _race(session: TableSession, number: int) -> dict[str, Any] | None:
             "edit": reverse("page-hand-edit", args=[session.pk, number])}  # fmt: skip
 
 
-def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
-    sheet = selectors.table_sheet(session)
+# --- the parts every visitor sees alike ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableParts:
+    """What the table page shows alike to every visitor, computed from the table's data:
+    the totals, the 流水 sheet's rows and the running chart rendered, where each hand stands
+    and its confirmation boxes (without the visitor's own form), and the empty hand form
+    rendered (an open table without a final result). Kept in the cache by :func:`table_parts`."""
+
+    seat_totals: tuple[int, ...]
+    bettor_totals: tuple[int, ...]
+    next_number: int
+    next_dealer: int | None
+    has_rows: bool
+    has_live: bool
+    has_results: bool
+    sheet_body: SafeString
+    chart: SafeString | None
+    confirming: dict[str, Any]
+    form: SafeString | None
+    seats: tuple  # the seats with their players, the bettors: read with the rest
+    bettors: tuple
+
+
+class PageSheet(NamedTuple):
+    """The sheet as the table page's template and hand form read it: the session's seats and
+    bettors (read with it) and the parts' figures."""
+
+    session: TableSession
+    seats: list
+    bettors: list
+    seat_totals: tuple[int, ...]
+    bettor_totals: tuple[int, ...]
+    next_number: int
+    next_dealer: int | None
+    results: bool
+    live_rows: bool
+    rows: bool
+
+
+#: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
+#: code before is read (the version of the data, not this, keeps them right)
+PARTS = "table-parts-3"
+
+
+def table_parts(session: TableSession) -> TableParts:
+    """The parts of the table page at the current version of its data: the session's
+    ``data_version`` (every write to its hands, results and seats), the newest word said about
+    its hands (a word that moves no total moves no version), and what is read with the session
+    and shown in the parts without a version of its own (the players' names, the
+    confirmation rule, open or locked). Never stale: each of these is in the key."""
+    read = selectors.session_read_version(session.pk)
+    seen = (session.status, session.lock_code, selectors.confirmation_rule_of(session), read.names)
+    version = ":".join(
+        str(v)
+        for v in (session.pk, session.created_at.timestamp(), session.data_version, read.words)
+    )
+    digest = hashlib.blake2b(repr(seen).encode(), digest_size=12).hexdigest()
+    return readcache.versioned(
+        PARTS, version, lambda: _table_parts(session), parts=(get_language(), digest)
+    )
+
+
+def _table_parts(session: TableSession) -> TableParts:
+    sheet = selectors.table_sheet(selectors.session_seated(session))
     names, menu = _names(sheet)
+    confirming = confirm.table_confirmations(session, sheet)
+    states = confirming.pop("hand_states")
     hand_url = reverse("page-hand", args=[session.pk, 0])  # …/hands/0/: the rows' links
-    can_score = _can(request, session, Role.SCORER)
-    confirming = confirm.table_confirmations(request, session, sheet)
-    states = confirming["hand_states"]
     rows = [
         {"row": r, "wins": _win_words(sheet, r, names, menu),
          "url": f"{hand_url[:-2]}{r.hand.number}/", "state": states.get(r.hand.pk, "")}
         for r in reversed(sheet.rows)
     ]  # fmt: skip
+    chart = running_chart(sheet)
+    form = None
+    if session.is_open and not session.lock_code and not sheet.results:
+        form = _form_html(session, sheet)
+    return TableParts(
+        seat_totals=tuple(sheet.seat_totals),
+        bettor_totals=tuple(sheet.bettor_totals),
+        next_number=sheet.next_number,
+        next_dealer=sheet.next_dealer,
+        has_rows=bool(rows),
+        has_live=bool(sheet.live_rows),
+        has_results=bool(sheet.results),
+        sheet_body=sheet_rows(
+            rows,
+            declared_title=_("Declared, not checked by tiles"),
+            declared_mark=_("decl."),
+            deleted_words=_("Deleted: %(reason)s"),
+        ),  # fmt: skip
+        chart=None if chart is None else mark_safe(chart.svg()),  # noqa: S308 - escaped there
+        confirming=confirming,
+        form=form,
+        seats=tuple(sheet.seats),
+        bettors=tuple(sheet.bettors),
+    )
+
+
+#: where the drawn hand form holds the visitor's CSRF token (the tile pickers ask the engine
+#: with it): put in per request, the form being every scorer's
+CSRF_MARK = "csrf-token-of-the-request"
+
+
+def _form_html(session: TableSession, sheet) -> SafeString:
+    """The empty hand form, drawn: the tile picker's words and script are left to the page
+    (written per request, their address may change with a release), and so is the CSRF
+    token (``CSRF_MARK``)."""
+    context = Context(
+        {"form": _form_context(sheet, {}, ()), "session": session, "csrf_token": CSRF_MARK}
+    )
+    context._tile_picker_written = True  # (pages.templatetags.tile_picker.tile_picker_once)
+    return get_template("pages/tables/hand_form.html").template.render(context)
+
+
+def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
+    """The drawn hand form with the visitor's CSRF token in it (letters and digits only)."""
+    return mark_safe(form.replace(CSRF_MARK, escape(get_token(request))))  # noqa: S308
+
+
+def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
+    parts = table_parts(session)
+    seats, bettors = list(parts.seats), list(parts.bettors)
+    sheet = PageSheet(
+        session, seats, bettors, parts.seat_totals, parts.bettor_totals, parts.next_number,
+        parts.next_dealer, parts.has_results, parts.has_live, parts.has_rows,
+    )  # fmt: skip
+    can_score = _can(request, session, Role.SCORER)
+    confirming = dict(parts.confirming)
+    confirming["confirm_boxes"] = confirm.with_forms(
+        request, session, confirming["confirm_boxes"], seats
+    )
     context = {
         "session": session,
         "sheet": sheet,
@@ -517,14 +651,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         "seat_rows": [
             {"seat": s, "wind": WINDS[s.number], "total": t,
              "dealer": session.is_open and sheet.next_dealer == s.number}
-            for s, t in zip(sheet.seats, sheet.seat_totals, strict=True)
+            for s, t in zip(seats, sheet.seat_totals, strict=True)
         ],
-        "bettor_rows": list(zip(sheet.bettors, sheet.bettor_totals, strict=True)),
-        "rows": rows,
-        "sheet_body": sheet_rows(
-            rows, declared_title=_("Declared, not checked by tiles"),
-            declared_mark=_("decl."), deleted_words=_("Deleted: %(reason)s"),
-        ),
+        "bettor_rows": list(zip(bettors, sheet.bettor_totals, strict=True)),
+        "rows": parts.has_rows,
+        "sheet_body": parts.sheet_body,
         "can_score": can_score,
         "can_organise": _can(request, session, Role.ORGANISER),
         "can_record": can_score and session.is_open and not session.lock_code
@@ -533,7 +664,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         "race": race,
         "players_link": _players_link(request, session) if can_score else None,
         "next_dealer_name": None,
-        "running_chart": running_chart(sheet),
+        "running_chart": parts.chart,
         # a club table's evening, whose share card the page links (tournament tables: none)
         "evening_day": selectors.session_day(session)
         if session.kind == TableSession.Kind.CLUB else None,
@@ -545,17 +676,30 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         if found is not None:
             context["clock"] = clock_shown(found[0], timezone.now(), found[1])
     if sheet.next_dealer is not None:
-        context["next_dealer_name"] = sheet.seats[sheet.next_dealer].player.name
+        context["next_dealer_name"] = seats[sheet.next_dealer].player.name
     saved = whole_number(request.GET.get("saved", ""))
     if saved is not None:
-        hand = selectors.hand_in_session(session, saved)
-        if hand is not None and not hand.is_deleted:
-            view = selectors.hand_view(hand)
-            context["saved"] = {"hand": hand, "words": words_of_view(view, seats=names)}
+        context["saved"] = _saved(session, saved, confirming["confirm_boxes"], seats)
     if context["can_record"]:
-        context["form"] = _form_context(sheet, values or {}, problems)
+        if values or problems:
+            context["form"] = _form_context(sheet, values or {}, problems)
+        else:
+            context["form_html"] = _with_token(request, parts.form)
     context["live_follow"] = follow(table_channel(session.pk))
     return render(request, "pages/tables/session.html", context, status=status)
+
+
+def _saved(session: TableSession, number: int, boxes: list[dict], seats) -> dict[str, Any] | None:
+    """The hand just saved, in words: the latest hand's box has them (the usual case), else
+    they are read."""
+    box = next((b for b in boxes if b["hand"].number == number), None)
+    if box is not None:
+        return {"hand": box["hand"], "words": box["words"], "payments": box["payments"]}
+    hand = selectors.hand_in_session(session, number)
+    if hand is None or hand.is_deleted:
+        return None
+    names = {s.number: s.player.name for s in seats}
+    return {"hand": hand, "words": words_of_view(selectors.hand_view(hand), seats=names)}
 
 
 def _same_hand(session: TableSession, number: int, record: dict) -> bool:
@@ -569,7 +713,7 @@ def _same_hand(session: TableSession, number: int, record: dict) -> bool:
     return same and record.get("dealer", hand.dealer) == hand.dealer
 
 
-@table_view(read=None, write=Role.SCORER, card=True, guest=True)
+@table_view(read=None, write=Role.SCORER, card=True, guest=True, light=True)
 def session_page(request: HttpRequest, session: TableSession) -> HttpResponse:
     """The table; a POST records a hand from the hand form."""
     if request.method != "POST":

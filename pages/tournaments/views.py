@@ -11,20 +11,24 @@ here computes a rule: the standings are the latest snapshot, the trend is
 from __future__ import annotations
 
 import csv
+import hashlib
 from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
+from core import readcache
 from core.csvcells import safe_row
 from core.live import tournament_channel
 from pages.accounts.qr import qr_svg
@@ -198,9 +202,12 @@ class Standings:
     since: int | None  # the round the trend compares with
 
 
-def standings_of(tournament: Tournament, *, rounds: bool = True, full: bool = False) -> Standings:
+def standings_of(
+    tournament: Tournament, *, rounds: bool = True, full: bool = False, only: slice | None = None
+) -> Standings:
     """The standings as the pages show them; ``full``: a director's, the hidden last rounds
-    included (everyone else sees them through the last round shown)."""
+    included (everyone else sees them through the last round shown); ``only``: the lines of
+    these rows alone (a page of them; the columns are those of the whole table)."""
     table = selectors.latest_standings(tournament, full=full)
     changes = selectors.rank_changes(tournament, table)
     codes = [c for c in LEADING if c not in table.tiebreaks] + list(table.tiebreaks)
@@ -216,7 +223,7 @@ def standings_of(tournament: Tournament, *, rounds: bool = True, full: bool = Fa
     last = max((c.round for row in table.rows for c in row.rounds), default=0)
     numbers = tuple(range(1, last + 1)) if rounds else ()
     lines = []
-    for row in table.rows:
+    for row in table.rows[only or slice(None)]:
         by_round = {c.round: c for c in row.rounds}
         lines.append(
             Line(
@@ -248,8 +255,10 @@ def _seat_line(row) -> SeatLine:
                     row.first_dealer)  # fmt: skip
 
 
-def _seating(round_: Round) -> dict[str, Any]:
-    detail = selectors.round_detail(round_)
+def _seating(round_: Round, *, results: bool = True) -> dict[str, Any]:
+    """A round's tables, byes and list by name; ``results``: whether its tables' results are
+    read too (which are done)."""
+    detail = selectors.round_detail(round_, None if results else {})
     tables = [
         {"number": t.number, "session": t.session, "done": t.has_result,
          "seats": [_seat_line(s) for s in t.seats]}
@@ -289,13 +298,106 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "pages/tournaments/tournament.html", context)
 
 
+# --- the standings page, a page of players at a time -------------------------------------------
+
+#: the players a page of the standings shows (``?page=N``; ``?all=1``: every one of them)
+STANDINGS_PAGE = 100
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    """One page of the standings as the page shows it: the standings' head and columns with
+    the lines of this page (their rows drawn), which players they are, and the pages."""
+
+    standings: Standings
+    rows: SafeString
+    number: int  # 0: every player on one page
+    pages: int
+    players: int
+    first: int  # the first and last line shown, counted from 1
+    last: int
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if 0 < self.number < self.pages else None
+
+
+#: the standings' number of players by their key, in this process (a snapshot never changes:
+#: never stale), so that a page is one read of the cache; the oldest goes first
+_PLAYERS: dict[str, int] = {}
+PLAYERS_KEPT = 64
+
+
+def _page_asked(request: HttpRequest) -> int:
+    """The page of the standings asked for (``?page=N``, 1 when it is no page number; 0 for
+    ``?all=1``), before it is held to the pages there are."""
+    if request.GET.get("all") == "1":
+        return 0
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def standings_page(tournament: Tournament, *, full: bool, asked: int) -> StandingsPage:
+    """Page ``asked`` of the standings (0: all of them; past the last page: the last), kept in
+    the cache under the latest snapshot (which never changes: a recompute writes the next one),
+    the standings' rules (the trend is computed by them) and whether the hidden last rounds are
+    shown: never stale. Its count of players is kept the same way, so a page number is held to
+    the pages there are before it is a key."""
+    latest = selectors.latest_snapshot(tournament)
+    if latest is None:  # nothing computed yet: nothing to keep
+        return _standings_page(tournament, full=full, asked=1)
+    pk, version, computed_at = latest
+    rules = selectors.rules_of(tournament)
+    ruled = hashlib.blake2b(repr(rules).encode(), digest_size=8).hexdigest()
+    key = f"{tournament.pk}:{pk}:{version}:{computed_at.timestamp()}:{int(full)}:{ruled}"
+    players = _PLAYERS.get(key)
+    if players is None:
+        players = readcache.versioned(
+            "standings-players", key,
+            lambda: len(selectors.latest_standings(tournament, full=full).rows),
+        )  # fmt: skip
+        _PLAYERS[key] = players
+        while len(_PLAYERS) > PLAYERS_KEPT:
+            _PLAYERS.pop(next(iter(_PLAYERS)))
+    pages = max(1, -(-players // STANDINGS_PAGE))
+    number = min(asked, pages)
+    return readcache.versioned(
+        "standings-page-1", key,
+        lambda: _standings_page(tournament, full=full, asked=number),
+        parts=(get_language(), number),
+    )  # fmt: skip
+
+
+def _standings_page(tournament: Tournament, *, full: bool, asked: int) -> StandingsPage:
+    players = len(selectors.latest_standings(tournament, full=full).rows)
+    pages = max(1, -(-players // STANDINGS_PAGE))
+    number = min(asked, pages)
+    start = 0 if number == 0 else (number - 1) * STANDINGS_PAGE
+    stop = players if number == 0 else min(players, start + STANDINGS_PAGE)
+    found = standings_of(tournament, full=full, only=slice(start, stop))
+    rows = standings_rows(found)
+    # kept drawn: the table's head without its rows, the lines in ``rows`` alone
+    found = replace(found, table=replace(found.table, rows=()), lines=())
+    return StandingsPage(
+        standings=found, rows=rows, number=number, pages=pages,
+        players=players, first=start + 1 if players else 0, last=stop,
+    )  # fmt: skip
+
+
 @require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Rank, trend, the tiebreak chain's values named, a column per round."""
+    """Rank, trend, the tiebreak chain's values named, a column per round; a page of players
+    at a time (``?page=N``), or all of them (``?all=1``)."""
     tournament = tournament_for(request, slug)
     context = _context(request, tournament, live_follow=_follow(tournament))
-    table = standings_of(tournament, full=context["may_referee"])
-    context.update(standings=table, rows=standings_rows(table))
+    page = standings_page(tournament, full=context["may_referee"], asked=_page_asked(request))
+    context.update(standings=page.standings, rows=page.rows, pager=page)
     return render(request, "pages/tournaments/standings.html", context)
 
 
@@ -353,8 +455,38 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         live_follow=_follow(tournament),
     )  # fmt: skip
     if seated:
-        context.update(_seating(round_))
+        context.update(printed_seating(tournament, round_, cards=context["cards"]))
     return render(request, "pages/tournaments/print.html", context)
+
+
+def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> dict[str, Any]:
+    """A seated round's blocks and list by name, drawn, with its number of tables: kept in
+    the cache under the version of what they show (``selectors.round_seating_version``: the
+    seats and the names, not the hands played at them), the round and the tournament's name
+    (the table cards' caption): never stale."""
+    version = ":".join(
+        str(v)
+        for v in (
+            tournament.pk, round_.pk, round_.number, round_.seated_at.timestamp()
+            if round_.seated_at else "", *round_.byes, "|",
+            *selectors.round_seating_version(round_),
+        )
+    )  # fmt: skip
+    named = hashlib.blake2b(tournament.name.encode(), digest_size=8).hexdigest()
+
+    def draw() -> dict[str, Any]:
+        context = {
+            "tournament": tournament,
+            "round": round_,
+            "cards": cards,
+            **_seating(round_, results=False),
+        }
+        html = render_to_string("pages/tournaments/print_seating.html", context)
+        return {"seating_html": html, "table_count": len(context["tables"])}
+
+    return readcache.versioned(
+        "round-seating-1", version, draw, parts=(get_language(), int(cards), named)
+    )
 
 
 @require_safe

@@ -73,7 +73,7 @@ QUEUE_ROUTES = {"page-hand-send"}
 QUERY_KEYS = ("q", "next", "saved", "club", "x", "show", "refresh", "cards", "year", "preset",
               "hand", "win", "self_draw", "period", "from", "to", "min_sessions", "sort",
               "order", "page", "page_size", "format", "tournament", "date", "day", "lang",
-              "language", "channel", "lastEventId", "key")  # fmt: skip
+              "language", "channel", "lastEventId", "key", "all")  # fmt: skip
 BAD_DATES = ("2026-02-30", "2026-13-01", "0000-01-01", "9999-12-31", "1899-12-31", "2026-1-1",
              "20260101", "yesterday", "-1", "2026-02-29T25:61")  # fmt: skip
 TEXT = st.text(
