@@ -16,6 +16,7 @@ that way without trying Redis first.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
@@ -83,6 +84,8 @@ def publish(events: dict[str, dict[str, Any]]) -> None:
         return
     left = dict(events)
     try:
+        if len(events) > 1 and send_together(events):
+            return
         for channel, data in events.items():
             send(channel, data)
             del left[channel]
@@ -97,6 +100,46 @@ def send(channel: str, data: dict[str, Any]) -> None:
     from django_eventstream import send_event
 
     send_event(channel, EVENT, data)
+
+
+def send_together(events: dict[str, dict[str, Any]]) -> bool:
+    """Several events in three round trips to Redis where :func:`send` takes three for each
+    (a hand tells its table and its club: a fifth of its recording time went there): what
+    django-eventstream's ``send_event`` does with its ``RedisStorage`` — each channel's event
+    id counted, the event kept under it, published with it — each step for every channel at
+    once. False (nothing sent) where the store is not that one, or a channel not reliable:
+    then :func:`send` sends them one by one. Raises when Redis does not take them."""
+    from django.core.serializers.json import DjangoJSONEncoder
+    from django_eventstream import eventstream
+    from django_eventstream import storage as stores
+    from django_eventstream.utils import get_channelmanager, get_storage, publish_event
+
+    store = get_storage()
+    client = getattr(eventstream, "redis_client", None)
+    if (
+        client is None
+        or type(store) is not stores.RedisStorage
+        or not all(get_channelmanager().is_channel_reliable(c) for c in events)
+    ):
+        return False
+    sent = {c: json.dumps(data, cls=DjangoJSONEncoder) for c, data in events.items()}
+    with store.redis.pipeline() as pipe:  # as RedisStorage.append_event, for every channel
+        for channel in sent:
+            pipe.incr("event_counter:" + channel)
+        ids = dict(zip(sent, pipe.execute(), strict=True))
+        for channel, data in sent.items():
+            stored = json.dumps({"type": EVENT, "data": data})
+            pipe.setex(f"event:{channel}:{ids[channel]}", stores.EVENT_TIMEOUT * 60, stored)
+        pipe.execute()
+    with client.pipeline(transaction=False) as pipe:  # as send_event, to the stream servers
+        for channel, data in sent.items():
+            message = {"channel": channel, "event_type": EVENT, "data": data,
+                       "pub_id": str(ids[channel])}  # fmt: skip
+            pipe.publish("events_channel", json.dumps(message))
+        pipe.execute()
+    for channel, data in sent.items():
+        publish_event(channel, EVENT, data, str(ids[channel]), str(ids[channel] - 1))
+    return True
 
 
 def _defer(events: dict[str, dict[str, Any]]) -> None:
