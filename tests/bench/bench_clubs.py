@@ -703,6 +703,14 @@ def cpu_line(r: dict) -> None:
         )
 
 
+def cpu_per_request(r: dict) -> float | None:
+    """Milliseconds of CPU one answer took: gunicorn's, PostgreSQL's and the clients'."""
+    cpu = r["cpu"]
+    if not cpu or not r["ok"] or CONN_MAX_AGE == "0":
+        return None
+    return (cpu["gunicorn"] + cpu["postgres"] + cpu["clients"]) / r["ok"] * 1000
+
+
 def percentile(sorted_values: list[float], p: float) -> float:
     """Nearest-rank percentile, in milliseconds."""
     if not sorted_values:
@@ -917,6 +925,18 @@ def main() -> int:
             f"{at_least(ratio, TARGET_RATIO)}; server p99 {r['server_p99']:.1f} ms   "
             f"{at_most(r['server_p99'], TARGET_SERVER_P99_MS)}{errors}"
         )
+    health_cpu = [x for x in (cpu_per_request(health_a), cpu_per_request(health_b)) if x]
+    if health_cpu:
+        # what the rates' ratio would be on a machine the bench had to itself: the CPU each
+        # request took (server, database and clients), the health check's over the hand's
+        health_ms = sum(health_cpu) / len(health_cpu)
+        for label, r in (("fresh tables", hands), (f"tables of {GROWN}+ hands", hands_grown)):
+            hand_ms = cpu_per_request(r)
+            if hand_ms:
+                print(
+                    f"    by CPU per request ({label}): healthz {health_ms:.1f} ms ÷ hand "
+                    f"{hand_ms:.1f} ms = {health_ms / hand_ms:.2f}× (the ratio on an idle machine)"
+                )
     flat = hands_grown["rate"] / hands["rate"] if hands["rate"] else float("nan")
     print(
         f"flat as a table grows: hands/s at {GROWN}+ hands ÷ at a fresh table = {flat:.2f}   "
