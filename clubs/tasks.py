@@ -11,7 +11,7 @@ from clubs import signals
 from clubs.models import TableSession
 from clubs.selectors import session_totals
 from core import live
-from core.outbox import enqueue
+from core.outbox import OutboxClauses, enqueue, enqueue_clauses
 from core.workers import SAFE_TO_REPEAT
 
 
@@ -47,7 +47,30 @@ def follow_session(session_id: int) -> None:
     enqueue(session_changed.name, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS)
     if written is None:
         return
-    club_id, kind, version = written
+    session_written(session_id, *written)
+
+
+#: :func:`follow_session`'s count of the write, as a clause of a writer's own statement (the
+#: hand-recording path folds it into its one write): ``session_written`` returns what
+#: :func:`session_written` needs; params ``follow_session`` and ``follow_now``
+FOLLOW_CLAUSE = (
+    f"session_written AS (UPDATE {TableSession._meta.db_table} "
+    "SET data_version = data_version + 1, changed_at = %(follow_now)s "
+    "WHERE id = %(follow_session)s RETURNING club_id, kind, data_version)"
+)
+
+
+def follow_up_clauses(session_id: int) -> OutboxClauses | None:
+    """:func:`follow_session`'s follow-up task as clauses of a writer's own statement (see
+    ``core.outbox.enqueue_clauses``); None: call :func:`follow_session` instead."""
+    return enqueue_clauses(
+        session_changed.name, session_id, coalesce=settings.FOLLOW_UP_COALESCE_SECONDS
+    )
+
+
+def session_written(session_id: int, club_id: int, kind: str, version: int) -> None:
+    """What follows a counted write to a session, in its transaction: the live pages are told
+    (on commit) and ``clubs.signals.session_written`` is sent."""
     live.announce(live.table_channel(session_id), kind="table", table=session_id, version=version)
     if kind == TableSession.Kind.CLUB:
         live.announce(live.club_channel(club_id), kind="table", table=session_id, version=version)

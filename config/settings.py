@@ -281,7 +281,8 @@ THROTTLE_LOGIN_ADDRESS = env.str(
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so unauthenticated requests get 401 with "WWW-Authenticate: Token".
-        "rest_framework.authentication.TokenAuthentication",
+        # DRF's, its lookup one prepared statement (core.tokens)
+        "core.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

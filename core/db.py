@@ -24,10 +24,13 @@ fault tests say so if an upgrade moves it.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 from django.conf import settings
+from django.db import connection
 
 
 def bound_answers(sender, connection, **kwargs) -> None:
@@ -53,3 +56,53 @@ def bound_answers(sender, connection, **kwargs) -> None:
             raise psycopg.OperationalError(message) from None
 
     raw.wait = bounded
+
+
+# --- hot paths: a prepared statement, and model instances from its row ------------------------
+
+
+def prepared_row(sql: str, params: dict[str, Any]) -> tuple | None:
+    """Run a hot path's statement as a prepared statement of the connection (PostgreSQL plans
+    it once per connection: planning such statements costs it more than running them), in the
+    transaction of Django's connection, its errors Django's (an ``IntegrityError``), logged as
+    Django logs a query; its first row. PostgreSQL only."""
+    connection.ensure_connection()
+    connection.validate_no_broken_transaction()
+    start = time.monotonic()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        row = cursor.fetchone()
+    if connection.queries_logged:
+        took = time.monotonic() - start
+        connection.queries_log.append({"sql": sql, "time": f"{took:.3f}"})
+    return row
+
+
+def model_from_row(model, attnames: list[str], values: Sequence) -> Any:
+    """A model instance from raw column values, converted as the ORM converts them (JSON
+    columns come as text)."""
+    values = list(values)
+    for i, converters in _converters(model, tuple(attnames)):
+        for converter in converters:
+            values[i] = converter(values[i], None, connection)
+    return model.from_db(connection.alias, attnames, values)
+
+
+_CONVERTERS: dict[tuple, list] = {}
+
+
+def _converters(model, attnames: tuple[str, ...]) -> list[tuple[int, list]]:
+    """The converters of each column that has some (worked out once per model)."""
+    key = (model, attnames, connection.vendor)
+    found = _CONVERTERS.get(key)
+    if found is None:
+        fields = {f.attname: f for f in model._meta.concrete_fields}
+        found = []
+        for i, attname in enumerate(attnames):
+            field = fields[attname]
+            converters = field.get_db_converters(connection)
+            converters += connection.ops.get_db_converters(field)
+            if converters:
+                found.append((i, converters))
+        _CONVERTERS[key] = found
+    return found

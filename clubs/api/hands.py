@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from clubs.api.access import hand_for, session_for
-from clubs.fastpath import lock_session
+from clubs.fastpath import lock_session_state
 from clubs.models import Hand, Role
 from clubs.permissions import authorize
 from clubs.selectors import hand_view, hands_of
@@ -50,9 +50,11 @@ class HandListView(ApiView):
             # One query locks the session and reads it with what a new hand depends on and the
             # user's role in its club; the permission check needs them, so it comes second (a
             # refusal rolls back).
-            locked = lock_session(pk, viewer=request.user)
+            locked, state = lock_session_state(pk, viewer=request.user)
             authorize(request, locked.session.club, Role.SCORER, held=locked.viewer_role)
-            view = services.hand_record_locked(locked=locked, data=request.data, user=request.user)
+            view = services.hand_record_locked(
+                locked=locked, data=request.data, user=request.user, state=state
+            )
         return Response(HandOutSerializer(view).data, status=201)
 
 

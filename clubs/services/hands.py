@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from clubs.confirming import RULING
 from clubs.fastpath import (
     LockedSession,
     SessionState,
-    lock_session,
+    hand_write,
+    lock_session_state,
     payments_insert,
     session_state,
 )
@@ -31,7 +33,7 @@ from clubs.services.confirmations import (
     session_rule,
 )
 from clubs.services.sessions import require_open
-from clubs.tasks import follow_session
+from clubs.tasks import FOLLOW_CLAUSE, follow_session, follow_up_clauses, session_written
 from core import live
 from core.errors import Conflict, Invalid, problem
 from core.text import clean_text
@@ -120,18 +122,23 @@ def hand_record(*, session: TableSession, data: Any, user) -> HandView:
     """Record a hand (一局) of an open session in a transaction of its own, which locks the
     session first. ``session`` needs only its primary key."""
     with transaction.atomic():
-        return hand_record_locked(locked=lock_session(session.pk), data=data, user=user)
+        locked, state = lock_session_state(session.pk)
+        return hand_record_locked(locked=locked, data=data, user=user, state=state)
 
 
-def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
+def hand_record_locked(
+    *, locked: LockedSession, data: Any, user, state: SessionState | None = None
+) -> HandView:
     """Record a hand in the caller's transaction, which holds the session's lock
-    (:func:`clubs.fastpath.lock_session`): settle it, store it with its payments.
+    (:func:`clubs.fastpath.lock_session`, or :func:`clubs.fastpath.lock_session_state`, which
+    also gives ``state``): settle it, store it with its payments.
 
     Its number is the next one (a number is never used twice, a deleted hand's included), its
     dealer by default the previous hand's next dealer."""
     session = locked.session
     require_open(session)
-    state = session_state(session.pk)  # after the lock: what the writer before committed
+    if state is None:
+        state = session_state(session.pk)  # after the lock: what the writer before committed
     if state.has_results:
         message = "this session was entered as final results; it has no hands"
         raise Conflict("session_has_results", message)
@@ -141,10 +148,11 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         message = f"a hand number is a whole number from {low} to {high}"
         raise Invalid.single("number", "invalid_number", message)
     number = number or (state.top or 0) + 1
-    _check_limit(session, number)
+    _check_limit(session, number, state.live)
     dealer = _previous_next_dealer(session, number, state)
     record, settlement = _settle(session, data, state.table, dealer)
     entry_seat = state.seat_of_user(user)
+    now = timezone.now()
     hand = Hand(
         session=session,
         number=number,
@@ -154,18 +162,37 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         dealer=record.get("dealer", 0),
         next_dealer=settlement.next_dealer,
         entered_by=user,
+        entered_at=now,
+        updated_at=now,
         entry_seat=entry_seat,
         # the table's confirmation rule may hold it until the other players confirm it
         counts=counts_on_entry(session, entry_seat),
     )
+    payments = _payment_rows(settlement, state.table)
+    follow_up = follow_up_clauses(session.pk)
     try:
-        hand.save(force_insert=True)
+        if follow_up is None:
+            _store(hand, record, payments)
+        else:  # one statement: the hand, its payments and revision, the follow-up
+            written = hand_write(hand, payments, follow=FOLLOW_CLAUSE, outbox=follow_up)
     except IntegrityError as e:
         # the unique constraint on hand numbers: another scorer was first, or the number was
         # a hand that is now deleted (numbers are never used twice)
         message = f"hand {hand.number} of this session is already recorded"
         raise Conflict("hand_exists", message) from e
-    payments = _payment_rows(settlement, state.table)
+    if follow_up is None:
+        follow_session(session.pk)
+    else:
+        hand.pk = written.hand_id
+        hand._state.adding = False
+        session_written(session.pk, written.club_id, written.kind, written.version)
+    return HandView(hand, payments)
+
+
+def _store(hand: Hand, record: dict, payments: tuple[PaymentRow, ...]) -> None:
+    """Store a new hand, its payments and its first revision, a statement each (where
+    :func:`clubs.fastpath.hand_write` cannot)."""
+    hand.save(force_insert=True)
     payments_insert(hand.pk, payments)
     HandRevision.objects.create(
         hand=hand,
@@ -174,18 +201,19 @@ def hand_record_locked(*, locked: LockedSession, data: Any, user) -> HandView:
         record=record,
         settlement=hand.settlement,
         changes=sorted(record),
-        changed_by=user,
+        changed_by=hand.entered_by,
     )
-    follow_session(session.pk)
-    return HandView(hand, payments)
 
 
-def _check_limit(session: TableSession, number: int) -> None:
-    """A table that plays a fixed number of hands (a tournament table) takes no more."""
+def _check_limit(session: TableSession, number: int, live: int | None = None) -> None:
+    """A table that plays a fixed number of hands (a tournament table) takes no more.
+    ``live``: its live hands, when they were counted already."""
     limit = session.hand_limit
     if limit is None:
         return
-    if number > limit or session.hands.filter(is_deleted=False).count() >= limit:
+    if live is None and number <= limit:
+        live = session.hands.filter(is_deleted=False).count()
+    if number > limit or live >= limit:
         message = f"this table plays {limit} hands; they are all recorded"
         raise Conflict("table_complete", message, path="number")
 

@@ -144,6 +144,10 @@ def session_update(*, session: TableSession, **fields: Any) -> TableSession:
         setattr(session, key, value)
     if fields:
         session.save(update_fields=list(fields))
+    if players is not None or bettors is not None:
+        # its row changes with its parties: a hand recorded meanwhile reads them afresh
+        # (clubs.fastpath.LOCK_STATE_SQL), and the pages showing them follow
+        follow_session(session.pk)
     return session
 
 

@@ -11,8 +11,10 @@ prints it for a live request against PostgreSQL).
 
 A hand with one payment and a hand with many payments and 叫马 bettors must cost the same: the
 payments are inserted with one statement and answered as written, with the names of the seated
-players and the bettors read in one query. (11 queries before the session was read with its lock
-and the scorer's role, and its seats with its bettors, each in one query.)
+players and the bettors read with the session's lock. (11 queries before the session was read
+with its lock and the scorer's role, and its seats with its bettors, each in one query; 9 before
+the lock read the state too and the write became one statement, issue 25.) Nothing read grows
+with the table: hand 400 costs what hand 1 does.
 
 The rules the session pinned are rebuilt from its snapshot's description once per process (the
 first hand under a ruleset reads the description: one query more); the counts here are the
@@ -27,33 +29,36 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from clubs.models import Bettor, Role, TableSession
+from clubs.models import Bettor, Hand, Role, TableSession
 from core.models import OutboxMessage
 from scoring.services import pinned_ruleset
 from tests.clubs.factories import PlayerFactory, TableSessionFactory, member
+from tests.clubs.records import DECLARED
 from tests.scoring.engine.records import PINGHU, XUEZHAN
 
 pytestmark = pytest.mark.django_db
 
 #: token + user (1)
 BEFORE_WRITE = 1
-#: savepoint; the session row, locked, with its club and ruleset and the scorer's role there
-#: (one query); after the lock, its seats and bettors with their names, its top hand number,
-#: final results and latest hand (one query); hand; payments (one insert); revision; the
-#: session's data version counted; the outbox row that asks for clubs.session_changed;
-#: release (9)
-WRITE = 9
+#: savepoint; the session row, locked, with its club and ruleset, the scorer's role there and
+#: what a new hand depends on (its seats and bettors with their names, its top hand number,
+#: final results and latest hand: one query); the hand, its payments and revision, the
+#: session's data version counted and the outbox row that asks for clubs.session_changed (one
+#: statement); release (4). A live request has BEGIN and COMMIT in their place.
+WRITE = 4
 #: the response is built from the rows just written (0)
 RESPONSE = 0
-#: one hand submission, whatever its payments and its bettors
+#: one hand submission, whatever its payments and its bettors (issue 25: at most 5)
 QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE
+MAX_QUERIES_PER_HAND = 5
 
 BETTOR_TILES = ("1m", "9p", "5s", "2m")
 
 
 def table_for(record: dict) -> TableSession:
-    """A session whose mode makes the record a finished hand: 血战 for three wins, 普通 for one."""
-    return TableSessionFactory(mode="xuezhan" if record is XUEZHAN else "single")
+    """A session whose mode makes the record a finished hand: 血战 for three wins (or a
+    draw), 普通 for one."""
+    return TableSessionFactory(mode="single" if record is PINGHU else "xuezhan")
 
 
 def with_bettors(session: TableSession, *, guests: int = 0, players: int = 0) -> list[str]:
@@ -158,3 +163,35 @@ def test_bettors_who_are_players_add_no_query(capture, django_capture_on_commit_
         )
         counts[players] = queries
     assert counts[1] == counts[4], f"queries by number of player bettors: {counts}"
+
+
+def with_hands(session: TableSession, up_to: int) -> None:
+    """Hands up to number ``up_to`` at the table, copies of its latest one (rows only: what a
+    submission reads of them is their numbers and the latest one's next dealer)."""
+    latest = Hand.objects.filter(session=session).order_by("-number").first()
+    Hand.objects.bulk_create(
+        Hand(session=session, number=n, record=latest.record, settlement=latest.settlement,
+             ruleset_fingerprint=latest.ruleset_fingerprint, dealer=latest.dealer,
+             next_dealer=latest.next_dealer, entered_by=latest.entered_by)
+        for n in range(latest.number + 1, up_to + 1)
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("record", [XUEZHAN, DECLARED], ids=["shown", "declared"])
+def test_a_hand_costs_the_same_at_hand_1_and_hand_400(
+    record, capture, django_capture_on_commit_callbacks
+):
+    """Issue 25: at most 5 queries for a hand, shown or declared, and as many at a table that
+    holds 399 hands as at a fresh one: nothing a submission reads grows with the table."""
+    session = table_for(record)
+    client = token_client(session)
+    counts = {}
+    for number in (1, 400):
+        if number > 1:
+            with_hands(session, number - 1)
+        with capture() as queries:
+            data = submit(client, session, record, django_capture_on_commit_callbacks)
+        assert data["number"] == number
+        counts[number] = len(queries)
+    assert counts[1] == counts[400] <= MAX_QUERIES_PER_HAND, counts
+    assert Hand.objects.filter(session=session).count() == 400

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import pytest
 from django.db import connection, connections
 
+from clubs import fastpath
 from clubs.models import Hand, HandRevision, Payment, Role, TableSession
 from clubs.selectors import HandView
 from clubs.services import hands as services
@@ -105,16 +106,19 @@ def test_two_scorers_submit_the_same_hand_number_at_once(session, scorers, attem
 
 
 class HoldFirstCommit:
-    """Stands in for ``follow_session`` (the outbox), which a write calls as its last step
-    inside its transaction: the first request to get there waits (its hand written, its
-    transaction open) until released."""
+    """Stands in for the last step a write takes inside its transaction (``follow_session``,
+    or for a hand ``session_written``, once its one statement stored it and counted the
+    session's write): does it, then the first request to get there waits (its hand written,
+    its transaction open) until released."""
 
-    def __init__(self) -> None:
+    def __init__(self, step: Callable[..., None]) -> None:
+        self.step = step
         self.written = threading.Event()
         self.release = threading.Event()
         self.calls = 0
 
     def __call__(self, *args, **kwargs) -> None:
+        self.step(*args, **kwargs)
         self.calls += 1
         if self.calls == 1:
             self.written.set()
@@ -139,8 +143,8 @@ def wait_until_a_connection_waits_on_a_lock() -> None:
 def run_overlapping(first: Callable[[], object], second: Callable[[], object], monkeypatch):
     """``first`` writes its hand and holds its transaction; ``second`` starts and blocks on
     it; then ``first`` commits. Returns both responses in that order."""
-    hold = HoldFirstCommit()
-    monkeypatch.setattr(services, "follow_session", hold)
+    hold = HoldFirstCommit(services.session_written)
+    monkeypatch.setattr(services, "session_written", hold)
     one: list = []
     two: list = []
     t1 = in_thread(first, one)
@@ -171,6 +175,9 @@ def test_the_database_constraint_refuses_a_duplicate_hand(session, monkeypatch):
     stops a second live hand 1: with the lock taken away, the service still answers 409."""
     manager = type(TableSession.objects)
     monkeypatch.setattr(manager, "select_for_update", lambda self, *a, **k: self.all())
+    unlocked = fastpath.LOCK_STATE_SQL.replace("FOR UPDATE OF s", "")
+    assert unlocked != fastpath.LOCK_STATE_SQL
+    monkeypatch.setattr(fastpath, "LOCK_STATE_SQL", unlocked)
     user = member_login(session.club, Role.SCORER)
 
     def record():
@@ -237,7 +244,7 @@ def test_a_hand_queued_behind_final_results_is_refused(session, scorers, monkeyp
     """Final results are entered and held uncommitted; a hand posted meanwhile waits for the
     lock, then must see the results and be refused (409 session_has_results): a session has
     hands or entered totals, never both."""
-    hold = HoldFirstCommit()
+    hold = HoldFirstCommit(sessions_services.follow_session)
     monkeypatch.setattr(sessions_services, "follow_session", hold)
     seated = list(session.seats.order_by("number").values_list("player_id", flat=True))
     totals = {"totals": [{"player": p, "total": t} for p, t in zip(seated, (3, -1, -1, -1),
