@@ -46,10 +46,12 @@ def test_the_write_rate_is_printed_as_a_ratio_to_the_health_checks():
     from tests.load.figures import health_line
 
     results = Results(started=0.0, finished=10.0)
-    results.samples += [Sample(WRITE, "hand", 201, 20.0, True)] * 50
+    results.samples += [Sample(WRITE, "hand", 201, 20.0, True)] * 40
+    results.samples += [Sample(WRITE, "close", 200, 20.0, True)] * 10
     results.samples += [Sample(READ, "ranking page", 200, 30.0, True)] * 70
     health = HealthRate(clients=60, seconds=10.0, answered=2000, failed=0, ms=[5.0] * 2000)
     line = health_line(health, results)
     assert "5.0/s ÷ 200.0/s = 0.03×" in line
+    assert "hands alone 4.0/s = 0.02×" in line
     assert "same 60 clients" in line
     assert "not measured" in health_line(None, results)

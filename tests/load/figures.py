@@ -138,9 +138,13 @@ def health_line(health: HealthRate | None, results: Results) -> str:
         return "writes ÷ healthz: not measured (no health check answered before the load)"
     seconds = results.finished - results.started
     writes = sum(s.kind == WRITE for s in results.samples) / seconds if seconds else 0.0
+    # the hands alone (first sendings and racers: what the bench's "POST a hand" measures)
+    hands = sum(s.kind == WRITE and s.what in ("hand", "hand race") for s in results.samples)
+    hands = hands / seconds if seconds else 0.0
     return (
         f"writes ÷ healthz: {writes:.1f}/s ÷ {health.rate:.1f}/s = {writes / health.rate:.2f}× "
-        f"(GET /healthz?check=database by the same {health.clients} clients for "
+        f"(hands alone {hands:.1f}/s = {hands / health.rate:.2f}×; GET /healthz?check=database "
+        f"by the same {health.clients} clients for "
         f"{health.seconds:.0f} s before the load: client p50 {percentile(health.ms, 50):.0f} ms, "
         f"p99 {percentile(health.ms, 99):.0f} ms"
         + (f", {health.failed} not answered 200" if health.failed else "")
