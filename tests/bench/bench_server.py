@@ -4,9 +4,9 @@ Run by ``make bench`` (never part of ``make test``). Targets (issue 25), each fi
 ``GET /healthz?check=database`` measured in the same run (plain ``/healthz`` also asks the broker
 and the workers: not a ceiling):
 
-* POST a hand (shown and declared, the API with a token): ≥ 0.5× healthz, p99 server time
-  ≤ 50 ms, ≤ 5 queries, flat as a table grows to 400 hands (≥ 0.9× a fresh table's rate, no
-  more queries);
+* POST a hand (shown and declared; the API with a token, each with an ``Idempotency-Key`` of
+  its own as a phone's queue sends it): ≥ 0.5× healthz, p99 server time ≤ 50 ms, ≤ 5 queries,
+  flat as a table grows to 400 hands (≥ 0.9× a fresh table's rate, no more queries);
 * the table page (12 hands and 400 hands), the club ranking (first page), a player's profile,
   the tournament standings (first page) and the round page: each ≥ 0.3× healthz and ≤ 30 ms
   server median.
@@ -30,38 +30,44 @@ round 2 seated (the round page: ``/tournaments/<slug>/rounds/2/print/``). Then:
    throttles raised out of the way, their counting still done);
 3. 16 clients in one event-loop thread (``bench_clubs.py``'s: one request in flight each, the
    next sent as soon as the answer is in), each request in turn for ``BENCH_SERVER_WARMUP`` s
-   not counted then ``BENCH_SERVER_SECONDS`` s counted, in two passes (the second in the
-   reverse order, so that a machine growing busier weighs on both ends alike). For each:
-   requests/s over both passes and its ratio to healthz (each pass's ratio beside it), the
-   server's p50 and p99 (gunicorn's own time of each request, from its access log), the
-   clients' p99 (queueing for a worker included), gunicorn's and PostgreSQL's CPU per request
-   (``/proc/<pid>/stat`` of the workers and of the database's backends, before and after).
+   not counted then ``BENCH_SERVER_SECONDS`` s counted (the answers that arrive in it; for a
+   page of seconds the window opens once every worker answered and lasts until 3 answers
+   came, at most 30 s; the answers still due are awaited before the next request), in two
+   passes (the second in the reverse order, so that a machine growing busier weighs on both
+   ends alike). For each: answers/s over both passes and its ratio to healthz (each pass's
+   beside it), the server's p50 and p99 (gunicorn's own time of each request, from its access
+   log), the clients' p99 (queueing for a worker included), gunicorn's and PostgreSQL's CPU
+   per request (``/proc/<pid>/stat`` of the workers and of the database's backends, at both
+   ends of the window).
 
 The table page is read by a scorer of its club, logged in (a phone at the table: the hand form
 included); the other pages by an anonymous visitor of a public club; every page in Chinese.
 ``BENCH_SERVER_SCALE=1`` also builds the pages' data at three sizes, ×10 each, and prints a row
-per page per size (the README's scale table): clubs of 50, 500 and 5,000 players with 2,000,
-20,000 and 200,000 hands (``BENCH_SERVER_SCALE_TABLES``: their closed tables of 16 hands,
-"125,1250,12500"; the biggest takes some ten minutes to build), tables of 40, 400 and 4,000
-hands, tournaments of 100, 1,000 and 10,000 players (100,000 would take minutes a page today);
-the main table's figures are then those of the 500-player club and the 10,000-player
-tournament, as without it. The Redis database (``BENCH_SERVER_REDIS``) is
-emptied before and after; gunicorn is always stopped.
+per page per size (the README's scale table): clubs of 5, 50 and 500 players with 192, 2,000
+and 20,000 hands (``BENCH_SERVER_SCALE_CLUBS``, players:closed tables of 16 hands, default
+"5:12,50:125,500:1250"; 5,000 players and 200,000 hands take some twenty minutes to build),
+tables of 40, 400 and 4,000 hands, tournaments of 100, 1,000 and 10,000 players (100,000 would
+take minutes a page today); the main table's figures are then those of the 400-hand table, the
+500-player club and the 10,000-player tournament, as without it. The Redis database
+(``BENCH_SERVER_REDIS``) is emptied before and after; gunicorn is always stopped.
 
 Environment knobs: BENCH_SERVER_SECONDS (4), BENCH_SERVER_WARMUP (1), BENCH_SERVER_CLIENTS
-(16), BENCH_SERVER_WORKERS (3), BENCH_SERVER_SCALE (unset), BENCH_SERVER_REDIS
-(redis://127.0.0.1:6379/10), BENCH_PG, BENCH_DB_SERVER (xuezhan_bench_server).
+(16), BENCH_SERVER_WORKERS (3), BENCH_SERVER_SCALE (unset), BENCH_SERVER_SCALE_CLUBS,
+BENCH_SERVER_REDIS (redis://127.0.0.1:6379/10), BENCH_PG, BENCH_DB_SERVER (xuezhan_bench_server).
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import secrets
+import selectors
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,11 +77,9 @@ sys.path.insert(0, str(ROOT))
 from tests.bench.bench_clubs import (  # noqa: E402
     Client,
     ClientStats,
-    event_loop,
     http_request,
     percentile,
     proc_stat,
-    sleep_until,
 )
 from tests.bench.postgres import analyze, recreate_database  # noqa: E402
 from tests.bench.targets import at_least, at_most, check  # noqa: E402
@@ -107,23 +111,37 @@ HAND_RATIO, HAND_P99_MS, HAND_QUERIES, HAND_FLAT = 0.5, 50.0, 5, 0.9
 PAGE_RATIO, PAGE_MEDIAN_MS = 0.3, 30.0
 
 # --- the world ----------------------------------------------------------------------------------
-#: hands of each club table of the generated clubs; the table pages' sizes beside the scale's
+#: hands of each closed table of the generated clubs
 SESSION_HANDS = 16
+#: the table page's small table; the tables the hands are posted to, beside fresh ones
 SMALL_TABLE, BIG_TABLE = 12, 400
-#: the scale table's sizes, each ×10 the one before: (club players, club tables of 16 hands,
-#: table hands, tournament players). The main figures are the second size's club and table and
-#: the third size's tournament (``MAIN``). The biggest club takes some ten minutes to build
-#: (``BENCH_SERVER_SCALE_TABLES``: the club tables of each size, "125,1250,12500"); a
-#: tournament of 100,000 would take minutes a page.
-SCALE_TABLES = [
-    int(x) for x in os.environ.get("BENCH_SERVER_SCALE_TABLES", "125,1250,12500").split(",")
+#: the scale table's sizes, each ×10 the one before: (club players, its closed tables of 16
+#: hands, table hands, tournament players). The clubs of 50, 500 and 5,000 players with
+#: 2,000, 20,000 and 200,000 hands would take some twenty minutes to build on the bench's
+#: machine (``BENCH_SERVER_SCALE_CLUBS="50:125,500:1250,5000:12500"`` asks for them): by
+#: default the ladder ends at the main figures' club (500 players, 20,000 hands). A tournament
+#: of 100,000 would take minutes a page: the ladder ends at 10,000.
+SCALE_CLUBS = [
+    tuple(int(x) for x in size.split(":"))
+    for size in os.environ.get("BENCH_SERVER_SCALE_CLUBS", "5:12,50:125,500:1250").split(",")
 ]
 SCALES = tuple(
-    zip((50, 500, 5_000), SCALE_TABLES, (40, 400, 4_000), (100, 1_000, 10_000), strict=True)
+    (players, tables, hands, entrants)
+    for (players, tables), hands, entrants in zip(
+        SCALE_CLUBS, (40, 400, 4_000), (100, 1_000, 10_000), strict=True
+    )
 )
 #: the size of each page's main figure (index in SCALES)
-MAIN = {"table": 1, "ranking": 1, "profile": 1, "standings": 2, "round": 2}
+MAIN = {"table": 1, "ranking": 2, "profile": 2, "standings": 2, "round": 2}
+#: the main figures' sizes without the scale: the club, its tables, a table, the tournament
+MAIN_SIZES = (500, 1_250, 400, 10_000)
 
+#: the measured window lasts at least SECONDS and until this many answers arrived in it (a
+#: page of seconds), at most MAX_WINDOW seconds
+MIN_ANSWERS, MAX_WINDOW = 3, 30.0
+#: gunicorn's times of fewer requests than this sent in the measured windows (a page of
+#: seconds): those of the warm-up's are counted too
+MIN_SERVED = 10
 #: gunicorn's access log: the bench's tag of each request and gunicorn's time of it (µs)
 ACCESS_FORMAT = "%({x-bench}i)s %(s)s %(D)s"
 
@@ -204,8 +222,9 @@ def redis_problem() -> str | None:
 def setup_django() -> None:
     """Django in this process with the server's settings: it builds the world and counts each
     request's queries as the server runs them."""
+    env = server_env()  # this environment, minus the caller's settings, plus the server's
     os.environ.clear()
-    os.environ.update(server_env())
+    os.environ.update(env)
     collected = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
         cwd=ROOT, env=dict(os.environ), capture_output=True, text=True,
@@ -401,7 +420,7 @@ def build_tournament(players: int, slug: str) -> str:
 
 def build_world() -> tuple[Tables, list[Sizes]]:
     """The tables' club, and the pages' data: one size, or three with ``SCALE``."""
-    scales = SCALES if SCALE else ((*SCALES[1][:3], SCALES[2][3]),)
+    scales = SCALES if SCALE else (MAIN_SIZES,)
     tables = timed(
         f"tables: {CLIENTS} fresh, {CLIENTS} of {BIG_TABLE} hands, to read: "
         + ", ".join(f"{h:,} hands" for h in sorted({SMALL_TABLE, *(s[2] for s in scales)})),
@@ -446,12 +465,24 @@ def page(key: str, label: str, path: str, headers: dict | None = None) -> Reques
     return Request(key, label, [[("GET", path, None, sent, 200)]] * CLIENTS, "page")
 
 
-def hand_request(key: str, label: str, tables: list[int], tokens: list[str]) -> Request:
-    import json
+#: where a fresh ``Idempotency-Key`` goes into each hand sent (the same length: the request's
+#: bytes are made once)
+KEY_SLOT = "k" * 32
 
+
+def fresh_key(text: bytes | str):
+    """``text`` with a new key in its slot: each hand is a new one, as a phone's queue sends
+    it (``pages/static/pages/offline.js``: every write with a key of its own)."""
+    if isinstance(text, bytes):
+        return text.replace(KEY_SLOT.encode(), uuid.uuid4().hex.encode(), 1)
+    return text.replace(KEY_SLOT, uuid.uuid4().hex, 1)
+
+
+def hand_request(key: str, label: str, tables: list[int], tokens: list[str]) -> Request:
     per_client = []
     for session, token in zip(tables, tokens, strict=True):
-        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json",
+                   "Idempotency-Key": KEY_SLOT}  # fmt: skip
         path = f"/api/v1/sessions/{session}/hands/"
         per_client.append([("POST", path, json.dumps(h).encode(), headers, 201) for h in HANDS])
     return Request(key, label, per_client, "hand")
@@ -501,8 +532,10 @@ def tagged(requests: list[list[tuple]], tag: str) -> list[list[tuple]]:
 
 
 class PhaseClient(Client):
-    """``bench_clubs.py``'s client, whose requests say in gunicorn's access log whether they
-    were sent in the warm-up or in the measured window, and which waits long for an answer."""
+    """``bench_clubs.py``'s client, counting the answers that arrive in the measured window
+    (whenever they were asked: a page that takes seconds, 16 clients queueing for 3 workers,
+    has few or none asked and answered within a few seconds), whose requests tell gunicorn's
+    access log whether they were sent in the warm-up, and which waits long for an answer."""
 
     def __init__(self, port: int, warm: list[tuple], measured: list[tuple], stats) -> None:
         super().__init__(port, measured, stats)
@@ -512,37 +545,86 @@ class PhaseClient(Client):
     def next(self, sel, port: int, now: float, window: tuple[float, float]) -> None:
         self.requests = self.measured if now >= window[0] else self.warm
         super().next(sel, port, now, window)
+        self.out = fresh_key(self.out)  # not sent yet: the socket is writable later
+
+    def finish(self, sel, port, now, window, status, payload, close) -> None:
+        stats = self.stats
+        if status == self.expected:
+            stats.ok_total += 1
+            if window[0] <= now <= window[1]:
+                stats.ok += 1
+                stats.latencies.append(now - self.t0)
+        else:
+            stats.errors += 1
+            if len(stats.samples) < 3:
+                stats.samples.append(f"{status}: {bytes(payload[:200])!r}")
+        if close:
+            self.close(sel)
+        self.next(sel, port, now, window)
 
     def expire(self, sel, port, now, window) -> None:
         if self.sock is not None and now - self.t0 > ANSWER_TIMEOUT:
             self.finish(sel, port, now, window, None, b"timed out", close=True)
 
 
+class Window:
+    """The measured window, as the clients read it (``window[0]``, ``window[1]``; infinite
+    until known). It opens once the warm-up is over and as many answers came as the server has
+    workers (a page of seconds: the workers are all busy by then), and closes once
+    ``SECONDS`` passed and ``MIN_ANSWERS`` answers arrived in it (at most ``MAX_WINDOW``
+    seconds), so that a slow page is measured in its steady state too. ``cpu()`` snapshots at
+    both ends."""
+
+    def __init__(self, warm_until: float, cpu) -> None:
+        self.warm_until, self.cpu = warm_until, cpu
+        self.start = self.end = math.inf
+        self.before: dict = {}
+        self.after: dict = {}
+
+    def __getitem__(self, i: int) -> float:
+        return (self.start, self.end)[i]
+
+    def update(self, now: float, clients: list[PhaseClient]) -> None:
+        if self.start == math.inf:
+            answered = sum(c.stats.ok_total for c in clients)
+            if now >= self.warm_until and (
+                answered >= WORKERS or now >= self.warm_until + MAX_WINDOW
+            ):
+                self.start, self.before = now, self.cpu()
+        elif self.end == math.inf and now - self.start >= SECONDS:
+            counted = sum(c.stats.ok for c in clients)
+            if counted >= MIN_ANSWERS or now - self.start >= MAX_WINDOW:
+                self.end, self.after = now, self.cpu()
+
+
 def run_load(port: int, r: Request, tag: str, cpu) -> dict:
-    """The clients: ``WARMUP`` s not counted, then ``SECONDS`` s counted (the answers to the
-    requests sent in it), then the answers still due awaited; ``cpu()`` snapshots when the
-    counted window opens and when it closes."""
+    """The clients, in this thread (``bench_clubs.py``'s event loop, with a window that moves):
+    the warm-up, the measured window, then the answers still due awaited (the next request
+    starts on an idle server)."""
     stats = [ClientStats() for _ in r.requests]
-    warm, measured = tagged(r.requests, "warm-up"), tagged(r.requests, tag)
+    warm, measured = tagged(r.requests, f"warm-up{tag}"), tagged(r.requests, tag)
     clients = [PhaseClient(port, w, m, s) for w, m, s in zip(warm, measured, stats, strict=True)]
-    start = time.monotonic() + 0.05
-    window = (start + WARMUP, start + WARMUP + SECONDS)
-    loop = threading.Thread(target=event_loop, args=(port, clients, start, window), daemon=True)
-    loop.start()
-    sleep_until(window[0])
-    before = cpu()
-    sleep_until(window[1])
-    after = cpu()
-    loop.join(timeout=ANSWER_TIMEOUT + 10)
-    latencies = sorted(x for s in stats for x in s.latencies)
+    window = Window(time.monotonic() + WARMUP, cpu)
+    sel = selectors.DefaultSelector()
+    for c in clients:
+        c.next(sel, port, time.monotonic(), window)
+    while not all(c.done for c in clients):
+        events = sel.select(timeout=0.05)
+        now = time.monotonic()
+        for key, mask in events:
+            key.data.on_event(sel, mask, port, now, window)
+        for c in clients:
+            c.expire(sel, port, now, window)
+        window.update(now, clients)
+    sel.close()
+    before, after = window.before, window.after
     return {
         "ok": sum(s.ok for s in stats),
-        "seconds": SECONDS,
+        "seconds": window.end - window.start,
         "errors": sum(s.errors for s in stats),
         "samples": [x for s in stats for x in s.samples][:3],
-        "latencies": latencies,
+        "latencies": sorted(x for s in stats for x in s.latencies),
         "cpu": {k: sum(t - before[k].get(pid, 0.0) for pid, t in after[k].items()) for k in after},
-        "hung": sum(not c.done for c in clients) if loop.is_alive() else 0,
     }
 
 
@@ -592,7 +674,7 @@ def count_queries(requests: list[Request]) -> None:
 
     def send(method, path, body, headers, expected):
         content_type = headers.get("Content-Type", "application/octet-stream")
-        sent = {k: v for k, v in headers.items() if k != "Content-Type"}
+        sent = {k: fresh_key(v) for k, v in headers.items() if k != "Content-Type"}
         response = client.generic(
             method, path, body or b"", content_type=content_type, headers=sent
         )
@@ -681,6 +763,10 @@ def figures(requests, results, times) -> dict[str, Figure]:
         ok = sum(x["ok"] for x in runs)
         rate = ok / sum(x["seconds"] for x in runs)
         served = sorted(t for n in range(len(runs)) for t in times.get(f"{r.key}#{n}", []))
+        if len(served) < MIN_SERVED:  # a page of seconds: the warm-up's requests too
+            served = sorted(
+                served + [t for n in range(len(runs)) for t in times.get(f"warm-up{r.key}#{n}", [])]
+            )
         waited = sorted(t for x in runs for t in x["latencies"])
         gunicorn = sum(x["cpu"].get("gunicorn", 0.0) for x in runs)
         postgres = sum(x["cpu"].get("postgres", 0.0) for x in runs)
@@ -697,8 +783,7 @@ def figures(requests, results, times) -> dict[str, Figure]:
             cpu_ms=gunicorn / ok * 1000 if ok else float("nan"),
             pg_ms=postgres / ok * 1000 if ok else float("nan"),
             errors=sum(x["errors"] for x in runs),
-            samples=[s for x in runs for s in x["samples"]][:3]
-            + [f"{x['hung']} client(s) still waiting at the end" for x in runs if x["hung"]],
+            samples=[s for x in runs for s in x["samples"]][:3],
         )
     return out
 
@@ -706,7 +791,7 @@ def figures(requests, results, times) -> dict[str, Figure]:
 def row(label: str, f: Figure, queries: int | None) -> str:
     passes = " ".join(f"{p:.2f}" for p in f.per_pass)
     return (
-        f"{label:<42}{f.rate:>8.1f} {f.ratio:>6.2f}× ({passes}) {f.server_p50:>7.1f} "
+        f"{label:<46}{f.rate:>8.1f} {f.ratio:>6.2f}× ({passes}) {f.server_p50:>7.1f} "
         f"{f.server_p99:>7.1f} {f.client_p99:>7.0f} {f.cpu_ms:>6.1f} {f.pg_ms:>5.1f} "
         f"{queries if queries is not None else '?':>4}"
         + (f"  errors {f.errors}" if f.errors else "")
@@ -714,7 +799,7 @@ def row(label: str, f: Figure, queries: int | None) -> str:
 
 
 HEADER = (
-    f"{'request':<42}{'per s':>8} {'÷ healthz (pass 1 2)':>20} {'srv p50':>7} {'srv p99':>7} "
+    f"{'request':<46}{'per s':>8} {'÷ healthz (pass 1 2)':>20} {'srv p50':>7} {'srv p99':>7} "
     f"{'cli p99':>7} {'CPU ms':>6} {'PG ms':>5} {'q':>4}"
 )
 
@@ -729,8 +814,9 @@ def targets_of(r: Request, f: Figure, fresh: Figure | None, fresh_queries: int |
         if fresh is not None:
             flat = f.rate >= HAND_FLAT * fresh.rate and (r.queries or 0) <= (fresh_queries or 0)
             parts.append(
-                check("flat", flat, f"≥ {HAND_FLAT:g}× a fresh table's rate, no more queries")
-                + f" ({f.rate / fresh.rate:.2f}×)"
+                f"flat: {f.rate / fresh.rate:.2f}× a fresh table's rate (CPU "
+                f"{f.cpu_ms / fresh.cpu_ms:.2f}×), "
+                + check("", flat, f"≥ {HAND_FLAT:g}×, no more queries").strip()
             )
         return "; ".join(parts)
     if r.kind == "page":
@@ -759,12 +845,12 @@ def report(requests: list[Request], found: dict[str, Figure], sizes: list[Sizes]
             say(f"    error: {sample}")
     if SCALE:
         say("\nscale: the pages at three sizes, ×10 each (the README's scale table)")
-        say(f"{'page':<42}{'per s':>8} {'÷ healthz':>9} {'srv p50':>7} {'CPU ms':>6} {'q':>4}")
+        say(f"{'page':<46}{'per s':>8} {'÷ healthz':>9} {'srv p50':>7} {'CPU ms':>6} {'q':>4}")
         for k in MAIN:
             for n in range(len(sizes)):
                 r, f = by_key[f"{k}@size{n + 1}"], found[f"{k}@size{n + 1}"]
                 say(
-                    f"{r.label:<42}{f.rate:>8.1f} {f.ratio:>8.2f}× {f.server_p50:>7.1f} "
+                    f"{r.label:<46}{f.rate:>8.1f} {f.ratio:>8.2f}× {f.server_p50:>7.1f} "
                     f"{f.cpu_ms:>6.1f} {r.queries if r.queries is not None else '?':>4}"
                 )
 
@@ -793,7 +879,11 @@ def main() -> int:
         connections.close_all()
         results, times = serve(requests)
         report(requests, figures(requests, results, times), sizes)
-        say(f"\n({time.monotonic() - started:.0f} s in all)")
+        say(
+            f"\n({time.monotonic() - started:.0f} s in all; load average now "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}: on a machine shared with other "
+            f"work, compare the ratios of one run)"
+        )
     finally:
         redis_client().flushdb()
     return 0
