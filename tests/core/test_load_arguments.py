@@ -31,3 +31,27 @@ def test_a_database_the_run_must_not_drop_is_refused(name, why, monkeypatch, cap
     with pytest.raises(SystemExit):
         parse(["--database", name])
     assert why in capsys.readouterr().err
+
+
+def test_the_health_check_phase_before_the_load_is_ten_seconds_unless_told():
+    """The write rate is printed as a ratio to ``GET /healthz?check=database`` measured in the
+    same run (issue 25); ``--health-seconds 0`` leaves it out."""
+    assert parse([]).health_seconds == 10
+    assert parse(["--health-seconds", "3"]).health_seconds == 3
+    assert parse(["--health-seconds", "0"]).health_seconds == 0
+
+
+def test_the_write_rate_is_printed_as_a_ratio_to_the_health_checks():
+    from tests.load.clients import READ, WRITE, HealthRate, Results, Sample
+    from tests.load.figures import health_line
+
+    results = Results(started=0.0, finished=10.0)
+    results.samples += [Sample(WRITE, "hand", 201, 20.0, True)] * 40
+    results.samples += [Sample(WRITE, "close", 200, 20.0, True)] * 10
+    results.samples += [Sample(READ, "ranking page", 200, 30.0, True)] * 70
+    health = HealthRate(clients=60, seconds=10.0, answered=2000, failed=0, ms=[5.0] * 2000)
+    line = health_line(health, results)
+    assert "5.0/s ÷ 200.0/s = 0.03×" in line
+    assert "hands alone 4.0/s = 0.02×" in line
+    assert "same 60 clients" in line
+    assert "not measured" in health_line(None, results)

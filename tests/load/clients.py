@@ -17,6 +17,9 @@ of its lines are the load's and what each was.
   tables, from the API (with a token) and from the pages (anonymous, in Chinese or English).
 * The live pages (``tests/load/live_pages.py``, a process of their own) hold the club's and
   the tournament's event streams open on the ASGI server and note when each event arrived.
+* :func:`run_health`: before the load, as many clients ask ``GET /healthz?check=database``
+  (Django and one query: the ceiling of a request) for a few seconds, so that the write rate
+  is printed as a ratio to it, measured in the same run on the same machine.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import requests
 from tests.load.config import Config
 from tests.load.world import BETTORS, Scorer, World
 
-WRITE, READ = "write", "read"
+WRITE, READ, HEALTH = "write", "read", "health"
 
 
 @dataclass(frozen=True)
@@ -119,8 +122,9 @@ class Http:
     def request(
         self, method: str, path: str, what: str, *, body: Any = None, key: str | None = None,
         expect: tuple[int, ...] = (200,), headers: dict[str, str] | None = None,
+        kind: str | None = None,
     ) -> Answer:  # fmt: skip
-        kind = READ if method == "GET" else WRITE
+        kind = kind or (READ if method == "GET" else WRITE)
         sent = {"X-Load": f"{kind}:{what.replace(' ', '-')}", **(headers or {})}
         if key:
             sent["Idempotency-Key"] = key
@@ -429,6 +433,48 @@ class Reader:
             http.request("GET", path, what, headers={"Accept-Language": self.language})
             if self.config.pause:
                 time.sleep(self.config.pause)
+
+
+@dataclass(frozen=True)
+class HealthRate:
+    """The health check's rate: ``answered`` answers (200) in ``seconds`` to ``clients``
+    clients, each waiting for its answer before it asks again; ``ms``: each answer's wait."""
+
+    clients: int
+    seconds: float
+    answered: int
+    failed: int
+    ms: list[float]
+
+    @property
+    def rate(self) -> float:
+        return self.answered / self.seconds if self.seconds else 0.0
+
+
+def run_health(config: Config, base: str) -> HealthRate:
+    """``GET /healthz?check=database`` (Django and ``SELECT 1``: plain ``/healthz`` also asks
+    the broker and the workers) by as many clients as the load has (a thread each, as theirs)
+    for ``config.health_seconds``: the ceiling the write rate is compared with. Tagged
+    ``health:healthz`` in the access log: not part of the load's figures."""
+    results = Results()
+    deadline = time.monotonic() + config.health_seconds
+
+    def client() -> None:
+        http = Http(base, results, config.client_timeout)
+        while time.monotonic() < deadline:
+            http.request("GET", "/healthz?check=database", "healthz", kind=HEALTH)
+
+    threads = [threading.Thread(target=client, daemon=True)
+               for _ in range(config.scorers + config.readers)]  # fmt: skip
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(config.health_seconds + 2 * config.client_timeout)
+    seconds = time.monotonic() - started
+    answered = [s.ms for s in results.samples if s.expected]
+    return HealthRate(len(threads), seconds, len(answered),
+                      len(results.samples) - len(answered), answered)  # fmt: skip
 
 
 def settle(count_file: str, quiet: float = 2.0, most: float = 60.0) -> None:

@@ -40,6 +40,9 @@ class Config:
     drain_seconds: float = 480
     #: seconds a client waits for an answer before it counts the request as unanswered
     client_timeout: float = 30
+    #: seconds of ``GET /healthz?check=database`` before the load, by as many clients: the
+    #: rate the write rate is printed as a ratio of (0: not measured)
+    health_seconds: float = 10
 
     # --- the world -------------------------------------------------------------------------
     #: closed club tables played before the run (ratings, statistics and awards to read)
@@ -116,6 +119,10 @@ def parse(argv: list[str] | None = None) -> Config:
     p.add_argument("--redis", default=defaults.redis,
                    help="the run's own Redis database as a URL, e.g. redis://127.0.0.1:6379/5 "
                         "(emptied first and last)")  # fmt: skip
+    p.add_argument("--health-seconds", type=float, default=defaults.health_seconds,
+                   help="seconds of GET /healthz?check=database before the load, by as many "
+                        "clients: the write rate is printed as a ratio to its rate (0: not "
+                        "measured)")  # fmt: skip
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--keep", action="store_true",
                    help="keep the database and the logs afterwards")  # fmt: skip
@@ -128,7 +135,7 @@ def parse(argv: list[str] | None = None) -> Config:
         seconds=args.seconds, scorers=args.scorers, readers=args.readers, pause=args.pause,
         live_readers=args.live_readers,
         gunicorn_workers=args.workers, database=args.database, postgres=args.postgres,
-        redis=args.redis, seed=args.seed, keep=args.keep,
+        redis=args.redis, seed=args.seed, keep=args.keep, health_seconds=args.health_seconds,
     )  # fmt: skip
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
-from tests.load.clients import READ, WRITE, Results
+from tests.load.clients import READ, WRITE, HealthRate, Results
 from tests.load.config import Config
 
 #: gunicorn's access log line: method, path, status, microseconds, the X-Load tag
@@ -131,8 +131,29 @@ def machine(config: Config, postgres_version: str) -> dict[str, str]:
     }
 
 
+def health_line(health: HealthRate | None, results: Results) -> str:
+    """The write rate as a ratio to the health check's, both measured in this run by as many
+    clients (issue 25: every figure beside ``GET /healthz?check=database`` of the same run)."""
+    if health is None or not health.answered:
+        return "writes ÷ healthz: not measured (no health check answered before the load)"
+    seconds = results.finished - results.started
+    writes = sum(s.kind == WRITE for s in results.samples) / seconds if seconds else 0.0
+    # the hands alone (first sendings and racers: what the bench's "POST a hand" measures)
+    hands = sum(s.kind == WRITE and s.what in ("hand", "hand race") for s in results.samples)
+    hands = hands / seconds if seconds else 0.0
+    return (
+        f"writes ÷ healthz: {writes:.1f}/s ÷ {health.rate:.1f}/s = {writes / health.rate:.2f}× "
+        f"(hands alone {hands:.1f}/s = {hands / health.rate:.2f}×; GET /healthz?check=database "
+        f"by the same {health.clients} clients for "
+        f"{health.seconds:.0f} s before the load: client p50 {percentile(health.ms, 50):.0f} ms, "
+        f"p99 {percentile(health.ms, 99):.0f} ms"
+        + (f", {health.failed} not answered 200" if health.failed else "")
+        + ")"
+    )
+
+
 def report(config: Config, results: Results, lines: list[Line], postgres_version: str,
-           cpu: str) -> str:  # fmt: skip
+           cpu: str, health: HealthRate | None = None) -> str:  # fmt: skip
     """The figures, as printed at the end of the run (and copied into the README)."""
     seconds = results.finished - results.started
     samples = results.samples
@@ -165,6 +186,7 @@ def report(config: Config, results: Results, lines: list[Line], postgres_version
         out.append(row(f"{kind}s", kind))
         whats = sorted({s.what for s in samples if s.kind == kind})
         out += [row(f"  {what}", f"{kind}:{what}") for what in whats]
+    out += ["", health_line(health, results)]
     errors = Counter(s.status for s in samples if not s.expected)
     races = Counter(s.status for s in samples if s.what == "hand race")
     out += [

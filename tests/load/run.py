@@ -6,7 +6,9 @@
 2. The project as it is deployed (``docker/docker-compose.yml``: production settings): gunicorn
    with sync workers on a loopback port, its access log timing every request; one Celery
    worker; Celery beat, which sweeps the outbox every second.
-3. The scorers and readers for ``--seconds`` (``tests/load/clients.py``).
+3. ``GET /healthz?check=database`` by as many clients for ``--health-seconds`` (the ceiling
+   the write rate is printed as a ratio of), then the scorers and readers for ``--seconds``
+   (``tests/load/clients.py``).
 4. The worker drained: the outbox empty, nothing queued or running, and nothing new for a
    while. Then beat, the worker and gunicorn stopped. All along, the follow-ups' lag is read
    from the outbox (``figures.FollowUpLag``).
@@ -248,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             time.sleep(0.2)
 
+        health = None
+        if config.health_seconds:
+            say(f"load: GET /healthz?check=database by {config.scorers + config.readers} "
+                f"clients for {config.health_seconds:g} s (the ceiling) …")  # fmt: skip
+            health = clients.run_health(config, base)
         say(
             f"load: {base}, gunicorn {config.gunicorn_workers} workers, a Celery worker and "
             f"beat; {config.scorers} scorers ({config.solo_scorers} at tables of their own, "
@@ -273,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
 
         lines = figures.access_lines(access)
         say("")
-        say(figures.report(config, results, lines, postgres_version, cpu))
+        say(figures.report(config, results, lines, postgres_version, cpu, health))
         say(lag.line())
         say(figures.live_line(results))
         say("")
