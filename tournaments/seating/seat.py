@@ -224,6 +224,7 @@ def _plan_balanced(
         pins,
         history,
         rng,
+        limit,
     )
     return plan, schedule.repeats
 
