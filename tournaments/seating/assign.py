@@ -258,6 +258,8 @@ def place_round(
 ) -> RoundSeating:
     """Number the tables and order the seats of one round (unless the groups come ``seated``
     already), then count it in ``counts``."""
+    if limit is not None:
+        limit.check()
     numbers = number_tables(groups, pinned, counts, rng, ranked=ranked, limit=limit)
     tables = sorted(
         (
@@ -308,7 +310,9 @@ def place_plan(
     counts = PlaceCounts(history)
     if not any(p in counts.seats for groups, _ in rounds for g in groups for p in g):
         # A fresh start: seats can be balanced exactly (see balanced_seats).
+        limit.check()
         orders = balanced_seats([groups for groups, _ in rounds], rng)
+        limit.check()
         plan = [
             place_round(order, byes, pinned, counts, rng, seated=True, limit=limit)
             for order, (_, byes) in zip(orders, rounds, strict=True)
