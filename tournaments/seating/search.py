@@ -83,7 +83,7 @@ class Schedule:
         n, limit = self.n, self.limit
         self.rows = []
         for i in range(n):
-            if limit is not None and i % 1024 == 0:
+            if limit is not None and i % 128 == 0:
                 limit.check()
             self.rows.append([0] * n)
         for key, m in self.hist.items():
@@ -500,7 +500,7 @@ def fill_groups(
     pool = list(order)
     groups: Round = []
     for g in range(tables):
-        if limit is not None and g % 64 == 0:
+        if limit is not None and g % 8 == 0:
             limit.check()
         group = list(seeds.get(g, ()))
         if not group:
