@@ -406,11 +406,12 @@ def _improve_round(
 
     Each group of ``off`` players takes the swap of numbers that lowers the cost most (ties by
     the seed). Comparing it with every other group is what a round of a thousand tables cannot
-    afford, so the cost is split: at a number none of its players has had, a group costs a
-    fixed ``zero`` amount; the few numbers its players have had add to it. A swap with a group
-    that none of this group's numbers touch then changes the cost by what the two groups give up
-    of their current numbers, the same for every such partner: those are kept sorted by it, and
-    only the partners touched by a number are costed one by one."""
+    afford, so the cost is split: at a number none of its players has had, a group costs the
+    same whatever the number; the few numbers its players have had add an extra. A swap with a
+    group that none of this group's numbers touch then changes the cost by the extras the two
+    groups give up (their gains), the same for every such partner: groups are kept sorted by
+    gain, and only the partners touched by a number are costed one by one. The choice is the
+    one comparing every pair would make, ties and the seeded draw included."""
     groups = [list(t.players) for t in rnd.tables]
     numbers = [t.number for t in rnd.tables]
     movable = [i for i, g in enumerate(groups) if not any(p in pinned for p in g)]
@@ -418,40 +419,40 @@ def _improve_round(
     tables = counts.tables
     spread = _SPREAD
 
-    # A player's cost at a number they have had k > 0 times is their zero cost plus an extra.
-    zero_of: dict[int, int] = {}
-    top_of: dict[int, int] = {}
+    # A player's cost at a number they have never had (k = 0) does not depend on the number:
+    # 1, or 1 + _SPREAD if their counts are all 0. At a number they have had k > 0 times, so
+    # that their most-used count ``top`` >= 1, it is that plus 2k, plus _SPREAD * (2k + 1) when
+    # k is their top (the round would raise it): only such extras differ between numbers.
+    top_of: dict[int, int] = {}  # filled as needed
     group_of: dict[int, int] = {}
-    gain = [0] * len(groups)  # zero less its cost at its number now: what a move gives up
+    gain = [0] * len(groups)  # less the extras at its number now: what a move gives up
     for i in movable:
-        z = b = 0
+        g = 0
         number = numbers[i]
         for p in groups[i]:
             group_of[p] = i
             c = tables.get(p)
-            if not c:
-                zero_of[p] = 1
-                z += 1
-                b += 1
-                continue
-            top = max(c.values())
-            zp = 1 + spread * (max(top, 1) ** 2 - top * top)
-            zero_of[p], top_of[p] = zp, top
-            z += zp
-            k = c.get(number, 0)
-            b += 2 * k + 1 + spread * (max(top, k + 1) ** 2 - top * top) if k > 0 else zp
-        gain[i] = z - b
+            if c:
+                k = c.get(number, 0)
+                if k > 0:
+                    top = top_of.get(p)
+                    if top is None:
+                        top = top_of[p] = max(c.values())
+                    g -= 2 * k + spread * (2 * k + 1) if k == top else 2 * k
+        gain[i] = g
 
     def above(i: int, number: int) -> int:
-        """What group i costs at ``number`` beyond its zero cost."""
+        """What group i costs at ``number`` beyond its cost at a number none of them had."""
         e = 0
         for p in groups[i]:
             c = tables.get(p)
             if c:
                 k = c.get(number, 0)
                 if k > 0:
-                    top = top_of[p]
-                    e += 2 * k + 1 + spread * (max(top, k + 1) ** 2 - top * top) - zero_of[p]
+                    top = top_of.get(p)
+                    if top is None:
+                        top = top_of[p] = max(c.values())
+                    e += 2 * k + spread * (2 * k + 1) if k == top else 2 * k
         return e
 
     holder = {numbers[i]: i for i in movable}
@@ -485,10 +486,12 @@ def _improve_round(
         for p in groups[i]:
             c = tables.get(p)
             if c:
-                top, zp = top_of[p], zero_of[p]
+                top = top_of.get(p)
+                if top is None:
+                    top = top_of[p] = max(c.values())
                 for number, k in c.items():
                     if k > 0:
-                        e = 2 * k + 1 + spread * (max(top, k + 1) ** 2 - top * top) - zp
+                        e = 2 * k + spread * (2 * k + 1) if k == top else 2 * k
                         above_i[number] = above_i.get(number, 0) + e
         # The partners touched by a number: the holder of one that i's players have had, or a
         # group with a player who had i's number. A swap with any other partner costs the two
