@@ -14,6 +14,16 @@ Only the repeat targets fail the run: times are figures to read, never pass/fail
 suite asserts no time either). A round may take up to TIME_LIMIT_S before seating answers
 ``seating_timeout``; the last lines show how far below it the largest round stays.
 
+Then the scale of issue 25 ("seating without a cliff"), each figure beside its target (ok /
+MISSED, tests/bench/targets.py): every round of a 4,096-player balanced event of 8 rounds
+(≤ 10 s a round, 0 repeats: AG(6, 4) gives 1,365 repeat-free rounds; a plan covers 4 rounds
+at that size, so rounds 2-5 plan again from the history, placing it pass by pass); two
+rounds of a 16,384-player swiss event (measured; below the time limit); and the time limit
+honoured: the slowest 4,096 round and the 16,384 swiss round seated again with a limit of half
+their time must answer ``seating_timeout`` within 10 % of it. The machine is shared, so each
+round shows its CPU seconds (what the target is read against) beside the wall-clock seconds;
+these rounds are seated with a limit of 10 × TIME_LIMIT_S so that a starved run still measures.
+
 Columns: repeats ours / greedy (event totals); "worse" = rounds in which ours created more
 repeats than greedy swiss would have on our own history; max meetings of a pair; seat spread
 (first-dealer seat counts, worst player); table spread; round 1 time (includes planning the
@@ -31,11 +41,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.targets import at_most, verdict  # noqa: E402
 from tests.tournaments.seating.helpers import random_round  # noqa: E402
 from tournaments.seating import (  # noqa: E402
     METHODS,
     TIME_LIMIT_S,
     RoundSeating,
+    SeatingError,
     greedy_swiss,
     quality,
     seat_round,
@@ -101,6 +113,81 @@ def large_round(method: str) -> tuple[float, int]:
     return time.perf_counter() - start, result.quality.repeated_pairs_round
 
 
+def scale_event(players: int, rounds: int, method: str, played: int) -> list[dict]:
+    """The first ``played`` rounds of an event, as the Celery task seats them: for each round
+    its inputs (to seat it again), its seconds and its quality."""
+    standings = random.Random(players * 1000 + rounds)
+    ids = list(range(1, players + 1))
+    history: list[RoundSeating] = []
+    plan: tuple[RoundSeating, ...] = ()
+    out = []
+    for _ in range(played):
+        standings.shuffle(ids)
+        inputs = {
+            "method": method, "players": list(ids), "history": list(history),
+            "total_rounds": rounds, "seed": 2026, "plan": plan,
+        }  # fmt: skip
+        start, cpu = time.perf_counter(), time.process_time()
+        result = seat_round(**inputs, time_limit=10 * TIME_LIMIT_S)
+        out.append({
+            "inputs": inputs, "seconds": time.perf_counter() - start,
+            "cpu": time.process_time() - cpu, "quality": result.quality,
+        })  # fmt: skip
+        history.append(result.round)
+        plan = result.plan
+    return out
+
+
+def time_limit_honoured(label: str, inputs: dict, seconds: float) -> None:
+    """The round seated again with a limit of half the time it took: seating_timeout, and
+    how long after the limit it came."""
+    limit = round(seconds / 2, 2)
+    start = time.perf_counter()
+    try:
+        seat_round(**inputs, time_limit=limit)
+        print(f"  {label}: limit {limit:g} s, seated without an error   MISSED")
+        return
+    except SeatingError as error:
+        took = time.perf_counter() - start
+        assert error.code == "seating_timeout", error
+    over = took / limit - 1
+    print(
+        f"  {label}: limit {limit:.2f} s, seating_timeout after {took:.2f} s ({over:+.0%})"
+        f"   target ≤ +10 %: {verdict(over <= 0.10)}",
+        flush=True,
+    )
+
+
+def bench_scale() -> bool:
+    """The figures of issue 25; whether the 4,096-player event repeated no pair."""
+    print()
+    print("4,096 players, balanced, 8 rounds (a plan covers 4 rounds at this size: rounds 1-5 are")
+    print("planned again from the history, 6-8 served from the last plan); target ≤ 10 s CPU")
+    rounds = scale_event(4096, 8, "balanced", 8)
+    for n, r in enumerate(rounds, start=1):
+        print(f"  round {n}   CPU {r['cpu']:6.2f} s   wall {r['seconds']:6.2f} s   "
+              f"repeats {r['quality'].repeated_pairs}   {at_most(r['cpu'], 10, ' s')}",
+              flush=True)  # fmt: skip
+    worst = max(rounds, key=lambda r: r["cpu"])
+    repeats = rounds[-1]["quality"].repeated_pairs
+    print(f"  worst round: CPU {worst['cpu']:.2f} s   {at_most(worst['cpu'], 10, ' s')}")
+    print(f"  event repeats {repeats}   target 0: {verdict(repeats == 0)}")
+    print()
+    print(f"16,384 players, swiss, 2 rounds (round 1 drawn, round 2 by the standings): measured;"
+          f" time limit {TIME_LIMIT_S:g} s")  # fmt: skip
+    swiss = scale_event(16384, 10, "swiss", 2)
+    for n, r in enumerate(swiss, start=1):
+        q = r["quality"]
+        print(f"  round {n}   CPU {r['cpu']:6.2f} s   wall {r['seconds']:6.2f} s   "
+              f"new repeats {q.repeated_pairs_round}   "
+              f"{at_most(r['cpu'], TIME_LIMIT_S, ' s (the time limit)')}", flush=True)  # fmt: skip
+    print()
+    print("the time limit honoured: the round seated again with half its time as the limit")
+    time_limit_honoured("4,096 balanced, slowest round", worst["inputs"], worst["seconds"])
+    time_limit_honoured("16,384 swiss, round 2", swiss[1]["inputs"], swiss[1]["seconds"])
+    return repeats == 0
+
+
 def main() -> None:
     cases: list[tuple[str, int, int, str, dict[int, Change] | None, int | None]] = [
         ("16 x 5", 16, 5, "balanced", None, 0),
@@ -134,7 +221,10 @@ def main() -> None:
     print(f"the unit suite's large round; target <= 5 s, time limit {TIME_LIMIT_S:g} s")
     for method in METHODS:
         seconds, new_repeats = large_round(method)
-        print(f"  {method:<9} {seconds:>6.3f} s   new repeats {new_repeats}", flush=True)
+        print(f"  {method:<9} {seconds:>6.3f} s   new repeats {new_repeats}   "
+              f"{at_most(seconds, 5, ' s')}", flush=True)  # fmt: skip
+    if not bench_scale():
+        failed.append("4096 x 8")
     if failed:
         print("MISSED the 0-repeat target:", ", ".join(failed))
         sys.exit(1)

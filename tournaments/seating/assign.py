@@ -8,36 +8,58 @@ colouring when it starts fresh, then its rounds are placed again against one ano
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from .model import RoundSeating, TableSeating
+from .timing import TimeLimit
 
 _PERMS = tuple(itertools.permutations(range(4)))
 
 
 class PlaceCounts:
-    """Seat and table-number counts per player, over the rounds seen so far."""
+    """Seat and table-number counts per player, over the rounds seen so far, and who has sat at
+    each table number (``at``: number -> players counted there at least once)."""
 
     def __init__(self, rounds: Sequence[RoundSeating] = ()) -> None:
         self.seats: dict[int, list[int]] = {}
         self.tables: dict[int, Counter[int]] = {}
+        self.at: dict[int, set[int]] = {}
         for rnd in rounds:
             self.add(rnd)
 
     def add(self, rnd: RoundSeating) -> None:
+        seats, tables, at = self.seats, self.tables, self.at
         for table in rnd.tables:
+            number = table.number
+            there = at.get(number)
+            if there is None:
+                there = at[number] = set()
             for seat, p in enumerate(table.players):
-                self.seats.setdefault(p, [0, 0, 0, 0])[seat] += 1
-                self.tables.setdefault(p, Counter())[table.number] += 1
+                row = seats.get(p)
+                if row is None:
+                    row = seats[p] = [0, 0, 0, 0]
+                row[seat] += 1
+                c = tables.get(p)
+                if c is None:
+                    c = tables[p] = Counter()
+                c[number] += 1
+                there.add(p)
 
     def remove(self, rnd: RoundSeating) -> None:
+        seats, tables, at = self.seats, self.tables, self.at
         for table in rnd.tables:
+            number = table.number
+            there = at[number]
             for seat, p in enumerate(table.players):
-                self.seats[p][seat] -= 1
-                self.tables[p][table.number] -= 1
+                seats[p][seat] -= 1
+                c = tables[p]
+                c[number] -= 1
+                if c[number] <= 0:
+                    there.discard(p)
 
     def seat_row(self, p: int) -> list[int]:
         return self.seats.get(p) or [0, 0, 0, 0]
@@ -151,6 +173,7 @@ def number_tables(
     rng: random.Random,
     *,
     ranked: bool,
+    limit: TimeLimit | None = None,
 ) -> list[int]:
     """A table number for each group: pinned groups get their pin; the rest either follow the
     groups' order (``ranked``: swiss, leaders on table 1) or go where their players have sat
@@ -200,6 +223,8 @@ def number_tables(
         for i in loose:
             if not cost[i]:
                 continue
+            if limit is not None:  # this group is compared with every other one
+                limit.check()
             best_j, best_delta = None, 0
             for j in loose:
                 if j == i:
@@ -229,10 +254,13 @@ def place_round(
     *,
     ranked: bool = False,
     seated: bool = False,
+    limit: TimeLimit | None = None,
 ) -> RoundSeating:
     """Number the tables and order the seats of one round (unless the groups come ``seated``
     already), then count it in ``counts``."""
-    numbers = number_tables(groups, pinned, counts, rng, ranked=ranked)
+    if limit is not None:
+        limit.check()
+    numbers = number_tables(groups, pinned, counts, rng, ranked=ranked, limit=limit)
     tables = sorted(
         (
             TableSeating(t, tuple(g) if seated else order_seats(g, counts, rng))
@@ -250,23 +278,18 @@ def place_round(
 _SPREAD = 64
 
 
-def _seat_cost(row: Sequence[int], seat: int) -> int:
-    """What seating a player in ``seat`` adds to their seat cost, given their other rounds."""
-    c = row[seat]
-    spread_before = max(row) - min(row)
-    lowest = min(row) if c != min(row) or row.count(c) > 1 else min(row) + 1
-    spread_after = max(max(row), c + 1) - lowest
-    return 2 * c + 1 + _SPREAD * (spread_after * spread_after - spread_before * spread_before)
-
-
-def _table_cost(counts: PlaceCounts, p: int, number: int) -> int:
-    """What a round at table ``number`` adds to a player's table-number cost."""
-    c = counts.tables.get(p)
-    if not c:
-        return 1
-    k = c.get(number, 0)
-    top = max(c.values(), default=0)
-    return 2 * k + 1 + _SPREAD * (max(top, k + 1) ** 2 - top * top)
+def _seat_costs(row: Sequence[int]) -> list[int]:
+    """What seating a player in each seat adds to their seat cost, given their other rounds
+    (``row``: their count in each seat): the square of the count, and their spread weighed by
+    ``_SPREAD``."""
+    top, low = max(row), min(row)
+    lows = row.count(low)
+    before = (top - low) * (top - low)
+    out = []
+    for c in row:
+        after = max(top, c + 1) - (low if c != low or lows > 1 else low + 1)
+        out.append(2 * c + 1 + _SPREAD * (after * after - before))
+    return out
 
 
 def place_plan(
@@ -274,6 +297,7 @@ def place_plan(
     pinned: Mapping[int, int],
     history: Sequence[RoundSeating],
     rng: random.Random,
+    limit: TimeLimit,
     passes: int = 40,
 ) -> list[RoundSeating]:
     """Number and seat a whole plan (``rounds``: groups and byes of each round).
@@ -282,21 +306,26 @@ def place_plan(
     tables of players whose counts are off (a seat spread or a table-number count above what
     their number of rounds forces) are placed again against every other round: changes that
     lower the total cost, or keep it (chosen by the seed), so that the excess moves from player
-    to player until two excesses cancel out."""
+    to player until two excesses cancel out. Raises past ``limit``."""
     counts = PlaceCounts(history)
     if not any(p in counts.seats for groups, _ in rounds for g in groups for p in g):
         # A fresh start: seats can be balanced exactly (see balanced_seats).
+        limit.check()
         orders = balanced_seats([groups for groups, _ in rounds], rng)
+        limit.check()
         plan = [
-            place_round(order, byes, pinned, counts, rng, seated=True)
+            place_round(order, byes, pinned, counts, rng, seated=True, limit=limit)
             for order, (_, byes) in zip(orders, rounds, strict=True)
         ]
     else:
-        plan = [place_round(groups, byes, pinned, counts, rng) for groups, byes in rounds]
+        plan = [
+            place_round(groups, byes, pinned, counts, rng, limit=limit) for groups, byes in rounds
+        ]
     played = Counter(p for rnd in [*history, *plan] for t in rnd.tables for p in t.players)
     tables = len(plan[0].tables) if plan else 0
     fewest, stalled = len(played) + 1, 0
     for _ in range(passes):
+        limit.check()
         off = {p for p in played if _off(p, played[p], tables, counts, pinned)}
         if len(off) < fewest:
             fewest, stalled = len(off), 0
@@ -307,7 +336,7 @@ def place_plan(
         for r, rnd in enumerate(plan):
             if any(p in off for t in rnd.tables for p in t.players):
                 counts.remove(rnd)
-                plan[r] = _improve_round(rnd, pinned, counts, rng, off)
+                plan[r] = _improve_round(rnd, pinned, counts, rng, off, limit)
                 counts.add(plan[r])
     return plan
 
@@ -324,44 +353,202 @@ def _off(p: int, played: int, tables: int, counts: PlaceCounts, pinned: Mapping[
     )
 
 
+class _Ties:
+    """The tied partners of a number swap in ascending table order, as a sequence that
+    ``random.Random.choice`` can pick from without the list being built: ``common`` (sorted)
+    less ``dropped``, plus the few ``extra`` ones (sorted, none of them in ``common``)."""
+
+    __slots__ = ("common", "dropped", "extra", "size", "end")
+
+    def __init__(self, common: list[int], dropped: list[int], extra: list[int], end: int) -> None:
+        self.common, self.dropped, self.extra = common, dropped, extra
+        self.size = len(common) - len(dropped) + len(extra)
+        self.end = end  # every tie is below it
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _at_most(self, v: int) -> int:
+        """How many of the ties are ``<= v``."""
+        return (
+            bisect.bisect_right(self.common, v)
+            - bisect.bisect_right(self.dropped, v)
+            + bisect.bisect_right(self.extra, v)
+        )
+
+    def __getitem__(self, k: int) -> int:
+        if not self.dropped and not self.extra:
+            return self.common[k]
+        if not self.common:
+            return self.extra[k]
+        # The k-th tie is the least v with k + 1 ties at most v.
+        lo, hi = 0, self.end - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._at_most(mid) > k:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+
 def _improve_round(
     rnd: RoundSeating,
     pinned: Mapping[int, int],
     counts: PlaceCounts,
     rng: random.Random,
     off: set[int],
+    limit: TimeLimit,
 ) -> RoundSeating:
     """The round re-placed against every other round in ``counts``: table numbers swapped
     between groups and seats reordered within the tables of players in ``off``, wherever that
-    costs no more."""
+    costs no more.
+
+    Each group of ``off`` players takes the swap of numbers that lowers the cost most (ties by
+    the seed). Comparing it with every other group is what a round of a thousand tables cannot
+    afford, so the cost is split: at a number none of its players has had, a group costs the
+    same whatever the number; the few numbers its players have had add an extra. A swap with a
+    group that none of this group's numbers touch then changes the cost by the extras the two
+    groups give up (their gains), the same for every such partner: groups are kept sorted by
+    gain, and only the partners touched by a number are costed one by one. The choice is the
+    one comparing every pair would make, ties and the seeded draw included."""
     groups = [list(t.players) for t in rnd.tables]
     numbers = [t.number for t in rnd.tables]
     movable = [i for i, g in enumerate(groups) if not any(p in pinned for p in g)]
+    hot = [any(p in off for p in g) for g in groups]  # a table with a player in ``off``
+    tables = counts.tables
+    spread = _SPREAD
 
-    def cost(i: int, number: int) -> int:
-        return sum(_table_cost(counts, p, number) for p in groups[i])
-
-    base = {i: cost(i, numbers[i]) for i in movable}
+    # A player's cost at a number they have never had (k = 0) does not depend on the number:
+    # 1, or 1 + _SPREAD if their counts are all 0. At a number they have had k > 0 times, so
+    # that their most-used count ``top`` >= 1, it is that plus 2k, plus _SPREAD * (2k + 1) when
+    # k is their top (the round would raise it): only such extras differ between numbers.
+    top_of: dict[int, int] = {}  # filled as needed
+    group_of: dict[int, int] = {}
+    gain = [0] * len(groups)  # less the extras at its number now: what a move gives up
     for i in movable:
-        if not any(p in off for p in groups[i]):
+        g = 0
+        number = numbers[i]
+        for p in groups[i]:
+            group_of[p] = i
+            c = tables.get(p)
+            if c:
+                k = c.get(number, 0)
+                if k > 0:
+                    top = top_of.get(p)
+                    if top is None:
+                        top = top_of[p] = max(c.values())
+                    g -= 2 * k + spread * (2 * k + 1) if k == top else 2 * k
+        gain[i] = g
+
+    def above(i: int, number: int) -> int:
+        """What group i costs at ``number`` beyond its cost at a number none of them had."""
+        e = 0
+        for p in groups[i]:
+            c = tables.get(p)
+            if c:
+                k = c.get(number, 0)
+                if k > 0:
+                    top = top_of.get(p)
+                    if top is None:
+                        top = top_of[p] = max(c.values())
+                    e += 2 * k + spread * (2 * k + 1) if k == top else 2 * k
+        return e
+
+    holder = {numbers[i]: i for i in movable}
+    # Movable groups by gain, each list in ascending table order, and the gains in order.
+    by_gain: dict[int, list[int]] = {}
+    for i in movable:
+        by_gain.setdefault(gain[i], []).append(i)
+    gains = sorted(by_gain)
+
+    def regain(i: int, new: int) -> None:
+        old = by_gain[gain[i]]
+        del old[bisect.bisect_left(old, i)]
+        if not old:
+            del by_gain[gain[i]]
+            del gains[bisect.bisect_left(gains, gain[i])]
+        gain[i] = new
+        if new in by_gain:
+            bisect.insort(by_gain[new], i)
+        else:
+            by_gain[new] = [i]
+            bisect.insort(gains, new)
+
+    for step, i in enumerate(movable):
+        if step % 64 == 0:
+            limit.check()
+        if not hot[i]:
             continue
-        options = []
-        for j in movable:
-            if j != i:
-                ci, cj = cost(i, numbers[j]), cost(j, numbers[i])
-                delta = ci + cj - base[i] - base[j]
-                if delta <= 0:
-                    options.append((delta, j, ci, cj))
-        if options:
-            least = min(o[0] for o in options)
-            _, j, ci, cj = rng.choice([o for o in options if o[0] == least])
-            numbers[i], numbers[j] = numbers[j], numbers[i]
-            base[i], base[j] = ci, cj
+        gain_i, number_i = gain[i], numbers[i]
+        # What group i would cost beyond zero at each number its players have had.
+        above_i: dict[int, int] = {}
+        for p in groups[i]:
+            c = tables.get(p)
+            if c:
+                top = top_of.get(p)
+                if top is None:
+                    top = top_of[p] = max(c.values())
+                for number, k in c.items():
+                    if k > 0:
+                        e = 2 * k + spread * (2 * k + 1) if k == top else 2 * k
+                        above_i[number] = above_i.get(number, 0) + e
+        # The partners touched by a number: the holder of one that i's players have had, or a
+        # group with a player who had i's number. A swap with any other partner costs the two
+        # gains, and the best of those is the lowest gain with a group left once i and the
+        # touched groups are set aside.
+        touched = {holder[n] for n in above_i if n in holder}
+        touched.update(group_of[q] for q in counts.at.get(number_i, ()) if q in group_of)
+        touched.discard(i)
+        least: int | None = None
+        for g in gains:
+            if gain_i + g > 0:
+                break
+            if any(j not in touched and j != i for j in by_gain[g]):
+                least = gain_i + g
+                break
+        # A touched partner costs strictly more than the two gains (the extras are positive),
+        # so most are passed over before their own extra is counted.
+        bound = 0 if least is None else least
+        extra_ties: list[int] = []
+        for j in touched:
+            delta = gain_i + gain[j]
+            if delta >= bound:
+                continue
+            delta += above_i.get(numbers[j], 0)
+            if delta > bound:
+                continue
+            delta += above(j, number_i)
+            if delta > bound:
+                continue
+            if least is None or delta < least:
+                least = bound = delta
+                extra_ties = [j]
+            else:
+                extra_ties.append(j)
+        if least is None:
+            continue
+        want = least - gain_i
+        common = by_gain.get(want, [])
+        if common:
+            dropped = [j for j in touched if gain[j] == want]
+            if gain_i == want:
+                dropped.append(i)
+            dropped.sort()
+        else:
+            dropped = []
+        extra_ties.sort()
+        j = rng.choice(_Ties(common, dropped, extra_ties, len(groups)))
+        number_j = numbers[j]
+        new_i = -above_i.get(number_j, 0)
+        regain(j, -above(j, number_i))
+        regain(i, new_i)
+        numbers[i], numbers[j] = number_j, number_i
+        holder[number_j], holder[number_i] = i, j
     placed = []
-    for number, group in zip(numbers, groups, strict=True):
-        if any(p in off for p in group):
-            rows = [counts.seat_row(p) for p in group]
-            add = [[_seat_cost(row, seat) for seat in range(4)] for row in rows]
+    for number, group, is_hot in zip(numbers, groups, hot, strict=True):
+        if is_hot:
+            add = [_seat_costs(counts.seat_row(p)) for p in group]
             current = add[0][0] + add[1][1] + add[2][2] + add[3][3]
             options = []
             for perm in _PERMS:

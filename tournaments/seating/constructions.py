@@ -60,22 +60,29 @@ def _scale(lam: int, v: int, d: int) -> int:
     return out
 
 
-def _affine_rounds(d: int) -> Iterator[Round]:
-    n = 4**d
-    for v in range(1, n):
+def _affine_directions(d: int) -> list[int]:
+    """One representative per direction of AG(d, 4) (leading digit 1): one round each."""
+    out = []
+    for v in range(1, 4**d):
         top = (v.bit_length() - 1) // 2
-        if (v >> (2 * top)) & 3 != 1:  # one representative per direction: leading digit 1
-            continue
-        steps = [_scale(lam, v, d) for lam in range(4)]
-        seen = bytearray(n)
-        rnd: Round = []
-        for p in range(n):
-            if not seen[p]:
-                line = (p ^ steps[0], p ^ steps[1], p ^ steps[2], p ^ steps[3])
-                for x in line:
-                    seen[x] = 1
-                rnd.append(line)
-        yield rnd
+        if (v >> (2 * top)) & 3 == 1:
+            out.append(v)
+    return out
+
+
+def _affine_round(d: int, v: int) -> Round:
+    """The lines of direction v: the round they make."""
+    n = 4**d
+    steps = [_scale(lam, v, d) for lam in range(4)]
+    seen = bytearray(n)
+    rnd: Round = []
+    for p in range(n):
+        if not seen[p]:
+            line = (p ^ steps[0], p ^ steps[1], p ^ steps[2], p ^ steps[3])
+            for x in line:
+                seen[x] = 1
+            rnd.append(line)
+    return rnd
 
 
 def _rtd_rounds(q: int) -> Iterator[Round]:
@@ -98,9 +105,16 @@ def construct(n: int, rounds: int, rng: random.Random, keep_apart: int = 0) -> l
     """
     d = _affine_dimension(n)
     if d is not None:
+        directions = _affine_directions(d)
+        if keep_apart < 2:
+            # Only the rounds chosen are built (AG(6, 4) has 1,365 of 4,096 points each): the
+            # shuffle draws the same whatever the list holds, so the choice is the same.
+            order = list(range(len(directions)))
+            rng.shuffle(order)
+            return [_affine_round(d, directions[k]) for k in order[:rounds]]
         # Points 0..3 form the line {lambda * e0} and 0..15 the plane of e0, e1: kept-apart
         # points there share few directions, so few rounds are lost.
-        source = list(_affine_rounds(d))
+        source = [_affine_round(d, v) for v in directions]
     else:
         q = _rtd_order(n)
         if q is None:

@@ -63,6 +63,7 @@ class Schedule:
         max_meetings: int,
         ideal: Sequence[int] | None = None,
         bye_base: Sequence[int] | None = None,
+        limit: TimeLimit | None = None,
     ) -> None:
         self.n = n
         self.rng = rng
@@ -74,11 +75,17 @@ class Schedule:
         #: byes each player had before the first round here, for the fairness of bye moves
         self.bye_base = list(bye_base) if bye_base is not None else [0] * n
         self.evals = 0
+        #: looked at while the meeting table (n x n) is built, which takes seconds at 16,384
+        self.limit = limit
         self._reset()
 
     def _reset(self) -> None:
-        n = self.n
-        self.rows = [[0] * n for _ in range(n)]
+        n, limit = self.n, self.limit
+        self.rows = []
+        for i in range(n):
+            if limit is not None and i % 128 == 0:
+                limit.check()
+            self.rows.append([0] * n)
         for key, m in self.hist.items():
             i, j = divmod(key, n)
             self.rows[i][j] = self.rows[j][i] = m
@@ -450,7 +457,7 @@ class Schedule:
                     self.swap(r, i, b)
                     break
 
-    def settle(self, *, max_evals: int) -> None:
+    def settle(self, *, max_evals: int, limit: TimeLimit) -> None:
         """Swiss: move players back toward the table their standing asks for, by swaps that
         lower the cost (so never at the price of a repeat)."""
         assert self.ideal is not None and len(self.rounds) == 1
@@ -460,6 +467,8 @@ class Schedule:
         while improved and self.evals < stop:
             improved = False
             for a in range(self.n):
+                if a % 256 == 0:
+                    limit.check()
                 ga = where[a]
                 want = min(ideal[a], len(groups) - 1)  # a player due a bye wants the last table
                 if ga < 0 or ga == want:
@@ -482,6 +491,8 @@ def fill_groups(
     order: Sequence[int],
     seeds: Mapping[int, Sequence[int]],
     tables: int,
+    *,
+    limit: TimeLimit | None = None,
 ) -> Round:
     """Greedy: group by group, start from the seed (players pinned together) or the first player
     left, then take the first players in ``order`` nobody at the table has met; if there are
@@ -489,6 +500,8 @@ def fill_groups(
     pool = list(order)
     groups: Round = []
     for g in range(tables):
+        if limit is not None and g % 8 == 0:
+            limit.check()
         group = list(seeds.get(g, ()))
         if not group:
             group.append(pool.pop(0))

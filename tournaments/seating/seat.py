@@ -165,12 +165,14 @@ def _plan_balanced(
     index = {p: i for i, p in enumerate(players)}
     labels = [pins.get(p, 0) for p in players]
     pairs = _pair_counts(history, index)
+    limit.check()
 
     # Byes first, rotating through the plan as if each planned round had been played.
     byes_so_far = bye_counts(history)
     bye_base = [byes_so_far[p] for p in players]
     bye_rounds: list[list[int]] = []
     for _ in range(rounds):
+        limit.check()
         draw = {p: rng.random() for p in players}
         out = choose_byes(players, nbyes, byes_so_far, pins, draw.__getitem__)
         byes_so_far.update(out)
@@ -182,7 +184,9 @@ def _plan_balanced(
     playing = [played_before[p] + rounds - most_out for p in players]
 
     history_rounds = len(history) + rounds
-    schedule = Schedule(n, pairs, labels, rng, max_meetings=history_rounds, bye_base=bye_base)
+    schedule = Schedule(
+        n, pairs, labels, rng, max_meetings=history_rounds, bye_base=bye_base, limit=limit
+    )
     designed: list[list[tuple[int, int, int, int]]] = []
     blocks = Counter(labels[i] for i in range(n) if labels[i])
     if not pairs and not nbyes and all(k == 1 for k in blocks.values()):
@@ -196,6 +200,7 @@ def _plan_balanced(
             for rnd in construct(n, rounds, rng, keep_apart=len(pins))
         ]
     for r in range(rounds):
+        limit.check()
         if r < len(designed):
             schedule.add_round([list(t) for t in designed[r]])
             continue
@@ -207,7 +212,9 @@ def _plan_balanced(
                 seeds[len(seeds)] = members
         order = [i for i in range(n) if i not in out and not labels[i]]
         rng.shuffle(order)
-        schedule.add_round(fill_groups(schedule.rows, order, seeds, tables), sorted(out))
+        schedule.add_round(
+            fill_groups(schedule.rows, order, seeds, tables, limit=limit), sorted(out)
+        )
 
     bound = _repeat_bound(n, playing, pairs)
     # Steepest descent first: it clears the scattered repeats of an easy plan in a few hundred
@@ -224,6 +231,7 @@ def _plan_balanced(
         pins,
         history,
         rng,
+        limit,
     )
     return plan, schedule.repeats
 
@@ -291,9 +299,10 @@ def _by_order(
     # Where each player's place asks them to sit; sitting out counts as the table past the last.
     ideal = [i // 4 for i in range(n)] + [tables] * len(byes)
     so_far = bye_counts(history)
+    limit.check()
     schedule = Schedule(
         len(everyone), pairs, labels, rng, max_meetings=len(history) + 1, ideal=ideal,
-        bye_base=[so_far[p] for p in everyone],
+        bye_base=[so_far[p] for p in everyone], limit=limit,
     )  # fmt: skip
     before = schedule.repeats
     if start is None:
@@ -310,14 +319,14 @@ def _by_order(
             places[k] = min(places[k], tables - (len(places) - k))
         seeds = {g: blocks[lab] for g, (_w, lab) in zip(places, wanted, strict=True)}
         free = [i for i in range(n) if not labels[i]]
-        groups = fill_groups(schedule.rows, free, seeds, tables)
+        groups = fill_groups(schedule.rows, free, seeds, tables, limit=limit)
     else:
         groups = [[index[p] for p in g] for g in start]
     schedule.add_round(groups, range(n, len(everyone)))
     budget = min(ROUND_EVALS, EVALS_PER_PLAYER * n)
     # One round: the aim is no new repeat at all.
     schedule.tabu_search(max_evals=budget, limit=limit, target_repeats=before)
-    schedule.settle(max_evals=budget)
+    schedule.settle(max_evals=budget, limit=limit)
     groups = [[everyone[i] for i in g] for g in schedule.rounds[0]]
     return groups, [everyone[i] for i in schedule.byes[0]], schedule.repeats - before
 
@@ -337,6 +346,7 @@ def _swiss(
         # The reference gives its byes to the last players, which may differ from ours; if it
         # does better, start again from its tables with our byes swapped in.
         ref = greedy_swiss(standings, history)
+        limit.check()
         ref_repeats = quality(history, ref).repeated_pairs_round
         if ref_repeats < repeats and not pins:
             swap_in = iter(p for p in ref.byes if p not in byes)
@@ -346,7 +356,8 @@ def _swiss(
             )
             if again_repeats < repeats:
                 groups, byes = again, again_byes
-    return place_round(groups, byes, pins, PlaceCounts(history), rng, ranked=True)
+    limit.check()
+    return place_round(groups, byes, pins, PlaceCounts(history), rng, ranked=True, limit=limit)
 
 
 def _random(
@@ -362,7 +373,8 @@ def _random(
     place = {p: i for i, p in enumerate(order)}
     byes = choose_byes(order, len(order) % 4, bye_counts(history), pins, place.__getitem__)
     groups, byes, _ = _by_order(order, history, pins, byes, rng, limit)
-    return place_round(groups, byes, pins, PlaceCounts(history), rng)
+    limit.check()
+    return place_round(groups, byes, pins, PlaceCounts(history), rng, limit=limit)
 
 
 def seat_round(

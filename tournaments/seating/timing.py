@@ -23,6 +23,10 @@ clock: Callable[[], float] = time.perf_counter
 #: under 1 s), and a loaded 2-core machine took 6.0 s for it, about 3 times as long. 20 s
 #: leaves ten times the figure here, and still ends before gunicorn's 30 s worker timeout, so
 #: a round seated inside a request (Celery eager mode) answers the error, not a killed worker.
+#: At 4,096 players balanced the slowest round (re-planned, then placed pass by pass) costs
+#: about 8 s of CPU on that loaded machine: a worker starved to a third of a core gives up.
+#: Every long loop looks at the clock often enough to stop within a few percent of the limit
+#: (tests/bench/bench_seating.py).
 TIME_LIMIT_S = 20.0
 
 
