@@ -181,11 +181,14 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
             book.players[payee_p] += amount
         else:
             book.bettors[payee_b] += amount
-    for r in SessionResult.objects.filter(result_filter):
-        if r.player_id:
-            out[r.session_id].players[r.player_id] += r.total
+    # plain rows, no model instances: a standings or a recompute reads tens of thousands
+    for session_id, player_id, bettor_id, total in SessionResult.objects.filter(
+        result_filter
+    ).values_list("session_id", "player_id", "bettor_id", "total"):
+        if player_id:
+            out[session_id].players[player_id] += total
         else:
-            out[r.session_id].bettors[r.bettor_id] += r.total
+            out[session_id].bettors[bettor_id] += total
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict, defaultdict
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -239,15 +240,25 @@ def session_credits(session_id: int) -> dict[int, int | None]:
     """For a tournament table's session, whose result each substitute's seat is (see
     :func:`credited_players`); empty for any other session. Ratings and statistics read it,
     so they follow the tournament's decision as its standings do."""
-    rows = list(
-        Substitution.objects.filter(table__session_id=session_id).values_list(
-            "table__session_id", "substitute_id", "absent_id",
-            "table__round__tournament__substitute_counts",
-        )
-    )  # fmt: skip
-    if not rows:
-        return {}
-    return _credits(rows[0][3], [r[:3] for r in rows])[session_id]
+    return sessions_credits([session_id]).get(session_id, {})
+
+
+def sessions_credits(session_ids: Iterable[int]) -> dict[int, dict[int, int | None]]:
+    """:func:`session_credits` of many sessions in one query, by session id (sessions
+    without a substitute are left out): a full ratings recompute reads them a chunk at a
+    time."""
+    by_rule: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for session_id, substitute, absent, counts in Substitution.objects.filter(
+        table__session_id__in=list(session_ids)
+    ).values_list(
+        "table__session_id", "substitute_id", "absent_id",
+        "table__round__tournament__substitute_counts",
+    ):  # fmt: skip
+        by_rule[counts].append((session_id, substitute, absent))
+    out: dict[int, dict[int, int | None]] = {}
+    for counts, rows in by_rule.items():  # a session is one tournament's: keys never collide
+        out.update(_credits(counts, rows))
+    return out
 
 
 def substitutes_listed(tournament: Tournament, *, table: Table | None = None) -> list[Substitution]:
@@ -589,6 +600,16 @@ def tournament_of_session(session_id: int) -> int | None:
     return (
         Table.objects.filter(session_id=session_id).values_list("round__tournament_id", flat=True)
     ).first()
+
+
+def tournaments_of_sessions(session_ids: Iterable[int]) -> dict[int, int]:
+    """:func:`tournament_of_session` of many sessions in one query: the tournament of each
+    that is a tournament's table (a club's own tables are left out)."""
+    return dict(
+        Table.objects.filter(session_id__in=list(session_ids)).values_list(
+            "session_id", "round__tournament_id"
+        )
+    )
 
 
 def tournament_ids_of(club_id: int) -> list[int]:
