@@ -158,6 +158,16 @@ def sessions_totals(session_ids: Iterable[int]) -> dict[int, SessionTotals]:
     return _totals(Q(hand__session_id__in=ids), Q(session_id__in=ids))
 
 
+def sessions_totals_where(**lookup) -> dict[int, SessionTotals]:
+    """Totals of every session matching a lookup on its row (``tournament_table__round=r``),
+    by session id: joined in the database, so a tournament's thousands of tables are read
+    without sending their ids."""
+    return _totals(
+        Q(**{f"hand__session__{k}": v for k, v in lookup.items()}),
+        Q(**{f"session__{k}": v for k, v in lookup.items()}),
+    )
+
+
 def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
     out: dict[int, SessionTotals] = defaultdict(SessionTotals)
     # summed by payer and payee in the database: a few rows a session, however many hands

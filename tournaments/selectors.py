@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from django.db.models import (
     Count,
@@ -32,9 +33,8 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
-from clubs.outcomes import session_outcomes
 from clubs.pinyin import name_sort_key
-from clubs.selectors import can_read
+from clubs.selectors import can_read, sessions_totals_where
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import (
@@ -178,42 +178,82 @@ def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
     return out
 
 
-def table_results(
-    tournament: Tournament, round_: Round | None = None, *, gate: bool = True
-) -> dict[int, TableResult]:
-    """The tables (of the tournament, or of one round) that have a result, by table id: totals
-    entered, or at least the tournament's number of hands recorded (totals from the payments).
-    ``gate`` False: done tables that wait for an approval too (the desk shows them)."""
-    where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
+class TablesRead(NamedTuple):
+    """A tournament's (or a round's) tables as their results need them, read once: one row a
+    table (id, round id, round number, table number, session, live hands, entered totals,
+    approved as it is, has a substitute) and each session's players in seat order."""
+
+    tables: list[tuple[int, int, int, int, int, int, int, bool, bool]]
+    seats: dict[int, list[int]]
+    where: dict[str, Any]
+
+
+def tables_read(where: dict[str, Any]) -> TablesRead:
+    """Two lean queries (plain rows, no ids sent back and forth)."""
     tables = list(
         _tables_counted(**where)
         .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
         .values_list(
-            "pk", "round__number", "number", "session_id", "hands", "entered", "approved",
-            "substituted",
+            "pk", "round_id", "round__number", "number", "session_id", "hands", "entered",
+            "approved", "substituted",
         )
     )  # fmt: skip
-    done = [
-        t[:6]
-        for t in tables
-        if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6] or not gate)
+    seats: dict[int, list[int]] = defaultdict(list)
+    at_tables = {f"session__tournament_table__{k}": v for k, v in where.items()}
+    for session_id, player_id in (
+        Seat.objects.filter(**at_tables)
+        .order_by("session_id", "number")
+        .values_list("session_id", "player_id")
+    ):
+        seats[session_id].append(player_id)
+    return TablesRead(tables, seats, where)
+
+
+def tournament_tables(tournament: Tournament) -> TablesRead:
+    """Every table of the tournament as standings read them (:func:`standings_now`)."""
+    return tables_read({"round__tournament": tournament})
+
+
+def _counted(tournament: Tournament, read: TablesRead, gate: bool = True) -> list[tuple]:
+    """The rows of the tables that have a result and count (see :func:`table_results`)."""
+    return [
+        t
+        for t in read.tables
+        if table_counts(tournament, table_done(tournament, t[5], t[6]), t[7] or not gate)
     ]
+
+
+def _results_of(
+    tournament: Tournament, read: TablesRead, gate: bool = True
+) -> dict[int, TableResult]:
+    done = _counted(tournament, read, gate)
     if not done:
         return {}
-    outcomes = session_outcomes(t[3] for t in done)
-    substituted = [t[0] for t in tables if t[7]]
-    credits = credited_players(tournament, substituted) if substituted else {}
+    totals = sessions_totals_where(**{f"tournament_table__{k}": v for k, v in read.where.items()})
+    credits = credited_players(tournament, [t[0] for t in done if t[8]])
     return {
         pk: TableResult(
             round=round_number,
             table=number,
             scores=tuple(
-                (credits.get(pk, {}).get(s.player_id, s.player_id), s.score)
-                for s in outcomes[session_id].seats
+                (credits.get(pk, {}).get(p, p), totals[session_id].of_player(p))
+                for p in read.seats[session_id]
             ),
         )
-        for pk, round_number, number, session_id, _, _ in done
+        for pk, _, round_number, number, session_id, *_ in done
     }
+
+
+def table_results(
+    tournament: Tournament, round_: Round | None = None, *, gate: bool = True
+) -> dict[int, TableResult]:
+    """The tables (of the tournament, or of one round) that have a result, by table id: totals
+    entered, or at least the tournament's number of hands recorded (totals from the payments).
+    ``gate`` False: done tables that wait for an approval too (the desk shows them). A few
+    queries however many tables: the tables, their seats, their totals summed in the
+    database."""
+    where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
+    return _results_of(tournament, tables_read(where), gate)
 
 
 def credited_players(tournament: Tournament, table_ids) -> dict[int, dict[int, int | None]]:
@@ -326,30 +366,35 @@ def round_has_results(round_: Round) -> bool:
 
 
 def standings_now(
-    tournament: Tournament, *, before_round: int | None = None
+    tournament: Tournament, *, before_round: int | None = None, tables: TablesRead | None = None
 ) -> tuple[tuple[Standing, ...], int, int]:
     """Standings from the results as they are: (standings, complete rounds, tables counted).
 
     ``before_round`` limits them to the rounds before it (swiss seating reads them so, and
     the standings the players see while the last rounds are hidden), and the penalties to
-    those for those rounds or for the tournament as a whole.
+    those for those rounds or for the tournament as a whole. The tables are read once, in a
+    few lean queries however many players (``tables``: as the caller read them, to compute
+    the standings twice from one reading).
     """
-    results = list(table_results(tournament).values())
+    read = tables if tables is not None else tournament_tables(tournament)
+    results = list(_results_of(tournament, read).values())
     rounds = seated_rounds(tournament)
     if before_round is not None:
         results = [r for r in results if r.round < before_round]
         rounds = [r for r in rounds if r.number < before_round]
-    per_round = defaultdict(int)
+    # a round is complete when every table of it counts (as ``rounds_progress`` says)
+    in_round: dict[int, int] = defaultdict(int)
+    for t in read.tables:
+        in_round[t[1]] += 1
+    per_round: dict[int, int] = defaultdict(int)
     for r in results:
         per_round[r.round] += 1
-    complete = {
-        p.round.number
-        for p in rounds_progress(tournament, rounds)
-        if per_round[p.round.number] == p.tables
-    }
+    complete = {r.number for r in rounds if per_round[r.number] == in_round[r.pk]}
     byes = [(r.number, p) for r in rounds for p in r.byes]
     # a withdrawn entry that was never seated nor sat out a round took no part: not ranked
-    took_part = seated_players(rounds) | {p for _, p in byes}
+    seated_in = {r.pk for r in rounds}
+    took_part = {p for t in read.tables if t[1] in seated_in for p in read.seats[t[4]]}
+    took_part |= {p for _, p in byes}
     # (and one a substitute played for, where the table counts for him)
     took_part |= {p for r in results for p, _ in r.scores if p is not None}
     registrations = [
@@ -383,7 +428,7 @@ def standings_now(
     first_final = tournament.first_final_round
     final_rounds = {r.number for r in rounds if first_final and r.number >= first_final}
     if final_rounds:
-        qualifying, _, _ = standings_now(tournament, before_round=first_final)
+        qualifying, _, _ = standings_now(tournament, before_round=first_final, tables=read)
         standings = order_finals(
             standings,
             finalists=finalists(tournament),
@@ -593,6 +638,17 @@ def standings_behind(*, older_than: timedelta, limit: int) -> list[int]:
         .filter(tables_version__gt=F("computed"), changed_at__lte=Now() - older_than)
     )
     return list(behind.order_by("pk").values_list("pk", flat=True)[:limit])
+
+
+def entry_names(tournament: Tournament, players: list[int]) -> dict[int, str]:
+    """The names of these players (the entries, and any substitute whose tables count for
+    himself), by id: the entries' through their registrations (no list of thousands of ids
+    sent), the few others by id."""
+    names = dict(tournament.registrations.values_list("player_id", "player__name"))
+    others = [p for p in players if p not in names]
+    if others:
+        names.update(Player.objects.filter(pk__in=others).values_list("pk", "name"))
+    return names
 
 
 def tournament_of_session(session_id: int) -> int | None:
