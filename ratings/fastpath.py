@@ -48,6 +48,8 @@ class ChangeRow(NamedTuple):
 CHANGE_COLUMNS = ChangeRow._fields
 
 
+#: rows one COPY statement stores at most
+COPY_BLOCK = 10_000
 #: a seat's figures as :class:`SessionLine` stores them, in :class:`SeatFacts`' order
 FACT_COLUMNS = tuple(f.name for f in fields(SeatFacts) if f.name != "exchanged")
 #: a statistics' line: where (the session's), whose, his result, then his figures
@@ -99,10 +101,13 @@ def _copy(model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequ
             # "varchar(12)" → "varchar": the type, as psycopg knows it, without its length
             types = [by_column[c].db_type(connection).split("(")[0] for c in columns]
             sql = f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)"
-            with _logged(sql), cursor.cursor.copy(sql) as copy:
-                copy.set_types(types)
-                for row in rows:
-                    copy.write_row(row)
+            # a block at a time: each statement stays well inside the statement timeout
+            # (``DB_STATEMENT_TIMEOUT``) however large the club — the rows are fed while it runs
+            for at in range(0, len(rows), COPY_BLOCK):
+                with _logged(sql), cursor.cursor.copy(sql) as copy:
+                    copy.set_types(types)
+                    for row in rows[at : at + COPY_BLOCK]:
+                        copy.write_row(row)
             return
         json_at = {i for i, c in enumerate(columns) if isinstance(by_column[c], models.JSONField)}
         adapt = connection.ops.adapt_datetimefield_value
@@ -130,13 +135,20 @@ def changes_insert(rows: Sequence[ChangeRow]) -> None:
     _copy(RatingChange, CHANGE_COLUMNS, rows)
 
 
-def commit_without_waiting() -> None:
-    """Let the current transaction's commit return before the server has flushed it to disk
-    (PostgreSQL's ``synchronous_commit`` off, for this transaction only): for a recompute,
-    which writes tens of megabytes of log and is written again the same from the same data.
-    A crash in the instant after the commit may lose it — the database stays consistent,
-    holding the rows from before, and the next synchronous commit (the sessions marked
-    current at the end of a recompute) flushes it with its own."""
+def batch_transaction() -> None:
+    """Set the current transaction up for a recompute, which writes tens of thousands of rows
+    and is written again the same from the same data (PostgreSQL; nothing elsewhere):
+
+    * when the recompute owns the transaction (not a part of a larger one, as an import's),
+      its commit returns before the server has flushed it to disk (``synchronous_commit``
+      off, for this transaction only): a crash in the instant after it may lose it — the
+      database stays consistent, holding the rows from before — and the next synchronous
+      commit (the sessions marked current at the end of a recompute) flushes it with its own;
+    * its foreign keys are checked at the end of each statement rather than all at the
+      commit, so the checks of a club's 200,000 history rows are spread over its COPY blocks
+      instead of one wait longer than the bound on an answer (``DB_ANSWER_TIMEOUT``)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            if not connection.savepoint_ids:  # the outermost block: the transaction is ours
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

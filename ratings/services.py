@@ -56,8 +56,8 @@ from ratings.fastpath import (
     LINE_COLUMNS,
     WIN_COLUMNS,
     ChangeRow,
+    batch_transaction,
     changes_insert,
-    commit_without_waiting,
     lines_insert,
 )
 from ratings.models import (
@@ -203,7 +203,7 @@ def _rewrite_lines(session_ids: list[int]) -> int:
     outcomes, hands, tournaments and substitutes read in one query each, the old lines
     deleted in one statement and the new ones stored by COPY. Answers how many lines were
     written."""
-    commit_without_waiting()
+    batch_transaction()
     outcomes = session_outcomes(session_ids)
     tournaments = tournaments_of_sessions(session_ids)
     finished = [sid for sid, outcome in outcomes.items() if _has_lines(outcome)]
@@ -435,7 +435,7 @@ def _recompute_locked(pool: RatingPool) -> int:
 def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
     """Rate a pool from scratch (from its lines); answers how many sessions were rated."""
     with transaction.atomic():
-        commit_without_waiting()
+        batch_transaction()
         pool = _pool_locked(club_id, tournament_id)
         pool.system = current_system()
         pool.save(update_fields=["system"])

@@ -226,22 +226,26 @@ def _counted(tournament: Tournament, read: TablesRead, gate: bool = True) -> lis
 def _results_of(
     tournament: Tournament, read: TablesRead, gate: bool = True
 ) -> dict[int, TableResult]:
+    """The counted tables' results from the tables read, their totals summed in the database
+    (each seat's score credited as the tournament says where a substitute played)."""
     done = _counted(tournament, read, gate)
     if not done:
         return {}
     totals = sessions_totals_where(**{f"tournament_table__{k}": v for k, v in read.where.items()})
     credits = credited_players(tournament, [t[0] for t in done if t[8]])
-    return {
-        pk: TableResult(
+    out = {}
+    for pk, _, round_number, number, session_id, *_ in done:
+        book = totals[session_id].players
+        credit = credits.get(pk)
+        seats = read.seats[session_id]
+        out[pk] = TableResult(
             round=round_number,
             table=number,
             scores=tuple(
-                (credits.get(pk, {}).get(p, p), totals[session_id].of_player(p))
-                for p in read.seats[session_id]
+                (p if credit is None else credit.get(p, p), book.get(p, 0)) for p in seats
             ),
         )
-        for pk, _, round_number, number, session_id, *_ in done
-    }
+    return out
 
 
 def table_results(
