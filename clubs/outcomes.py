@@ -165,6 +165,19 @@ def session_hand_records(session_id: int) -> list[tuple[int, dict, dict]]:
     )
 
 
+def sessions_hand_records(session_ids: Iterable[int]) -> dict[int, list[tuple[int, dict, dict]]]:
+    """:func:`session_hand_records` of many sessions in one query, by session id (a session
+    without such a hand is left out)."""
+    out: dict[int, list[tuple[int, dict, dict]]] = defaultdict(list)
+    for session_id, number, record, settlement in (
+        Hand.objects.filter(session_id__in=list(session_ids), is_deleted=False, counts=True)
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "record", "settlement")
+    ):
+        out[session_id].append((number, record, settlement))
+    return out
+
+
 def session_ids_of(club_id: int) -> list[int]:
     """Every session of a club, club tables and tournament tables, in play order."""
     return list(

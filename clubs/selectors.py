@@ -169,6 +169,16 @@ def sessions_totals(session_ids: Iterable[int]) -> dict[int, SessionTotals]:
     return _totals(Q(hand__session_id__in=ids), Q(session_id__in=ids))
 
 
+def sessions_totals_where(**lookup) -> dict[int, SessionTotals]:
+    """Totals of every session matching a lookup on its row (``tournament_table__round=r``),
+    by session id: joined in the database, so a tournament's thousands of tables are read
+    without sending their ids."""
+    return _totals(
+        Q(**{f"hand__session__{k}": v for k, v in lookup.items()}),
+        Q(**{f"session__{k}": v for k, v in lookup.items()}),
+    )
+
+
 def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
     out: dict[int, SessionTotals] = defaultdict(SessionTotals)
     # summed by payer and payee in the database: a few rows a session, however many hands
@@ -192,11 +202,14 @@ def _totals(payment_filter: Q, result_filter: Q) -> dict[int, SessionTotals]:
             book.players[payee_p] += amount
         else:
             book.bettors[payee_b] += amount
-    for r in SessionResult.objects.filter(result_filter):
-        if r.player_id:
-            out[r.session_id].players[r.player_id] += r.total
+    # plain rows, no model instances: a standings or a recompute reads tens of thousands
+    for session_id, player_id, bettor_id, total in SessionResult.objects.filter(
+        result_filter
+    ).values_list("session_id", "player_id", "bettor_id", "total"):
+        if player_id:
+            out[session_id].players[player_id] += total
         else:
-            out[r.session_id].bettors[r.bettor_id] += r.total
+            out[session_id].bettors[bettor_id] += total
     return out
 
 

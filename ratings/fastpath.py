@@ -1,20 +1,27 @@
-"""The rating history's insert, in hand-written SQL where the benchmark proved it pays.
+"""The bulk inserts of a full recompute, in hand-written SQL where the benchmark proved it pays.
 
-A full recompute writes four history rows per session (40,000 for a club of 10,000
-sessions); building a model instance per row and compiling Django's insert costs several times
-what the database does with the rows. PostgreSQL takes them by COPY, SQLite by one prepared
-insert; the table name is taken from ``Model._meta``; ``make bench`` times the recompute.
+A full recompute writes four history rows and four statistics' lines per session (40,000 of
+each for a club of 10,000 sessions); building a model instance per row and compiling Django's
+insert costs several times what the database does with the rows. PostgreSQL takes them by
+COPY, SQLite by one prepared insert; table and column names are taken from ``Model._meta``
+(and checked against the row shapes here when the module loads); ``make bench`` times the
+recompute. A COPY is logged where Django logs its queries, so a query count sees it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import fields
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import connection, models
 
-from ratings.models import RatingChange
+from ratings.facts import SeatFacts
+from ratings.models import RatingChange, SessionLine, WinLine
 
 
 class ChangeRow(NamedTuple):
@@ -41,21 +48,107 @@ class ChangeRow(NamedTuple):
 CHANGE_COLUMNS = ChangeRow._fields
 
 
-def changes_insert(rows: Sequence[ChangeRow]) -> None:
-    """Store history rows: PostgreSQL's COPY (one stream, no statement to parse: a
-    40,000-row insert written as SQL costs psycopg more to split than the server to run), else
-    one prepared statement run for each row (SQLite)."""
+#: rows one COPY statement stores at most
+COPY_BLOCK = 10_000
+#: a seat's figures as :class:`SessionLine` stores them, in :class:`SeatFacts`' order
+FACT_COLUMNS = tuple(f.name for f in fields(SeatFacts) if f.name != "exchanged")
+#: a statistics' line: where (the session's), whose, his result, then his figures
+LINE_COLUMNS = (
+    "session_id", "player_id", "club_id", "tournament_id", "kind", "started_at", "seat",
+    "score", "place", "tied", "entered", "exchanged", *FACT_COLUMNS,
+)  # fmt: skip
+#: a win's line: where (the session's), whose, then the win
+WIN_COLUMNS = (
+    "session_id", "player_id", "club_id", "tournament_id", "kind", "started_at", "hand_number",
+    "preset", "pattern", "roots", "amount", "order", "self_draw", "verified",
+)  # fmt: skip
+
+
+def _stored_columns(model: type[models.Model]) -> set[str]:
+    return {f.column for f in model._meta.concrete_fields if not f.primary_key}
+
+
+# a column added to a model and not here would be left to a default the database lacks
+assert set(LINE_COLUMNS) == _stored_columns(SessionLine), "SessionLine's columns changed"
+assert set(WIN_COLUMNS) == _stored_columns(WinLine), "WinLine's columns changed"
+assert set(CHANGE_COLUMNS) == _stored_columns(RatingChange), "RatingChange's columns changed"
+
+
+@contextmanager
+def _logged(sql: str) -> Iterator[None]:
+    """Log a statement run past Django's cursor wrapper as Django logs its own (``DEBUG``,
+    or a test's query count)."""
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        if connection.queries_logged:
+            connection.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+
+
+def _copy(model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Store ``rows`` (values in ``columns``' order) in ``model``'s table: PostgreSQL's binary
+    COPY, each column's type named so psycopg's compiled dumpers write the values (its text
+    format, or text made here in Python, costs several times as much), else one prepared
+    statement run for each row (SQLite)."""
     if not rows:
         return
-    table, columns = RatingChange._meta.db_table, ", ".join(CHANGE_COLUMNS)
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    by_column = {f.column: f for f in model._meta.concrete_fields}
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
+            # "varchar(12)" → "varchar": the type, as psycopg knows it, without its length
+            types = [by_column[c].db_type(connection).split("(")[0] for c in columns]
+            sql = f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)"
+            # a block at a time: each statement stays well inside the statement timeout
+            # (``DB_STATEMENT_TIMEOUT``) however large the club — the rows are fed while it runs
+            for at in range(0, len(rows), COPY_BLOCK):
+                with _logged(sql), cursor.cursor.copy(sql) as copy:
+                    copy.set_types(types)
+                    for row in rows[at : at + COPY_BLOCK]:
+                        copy.write_row(row)
             return
+        json_at = {i for i, c in enumerate(columns) if isinstance(by_column[c], models.JSONField)}
         adapt = connection.ops.adapt_datetimefield_value
+
+        def stored(value: Any, i: int) -> Any:
+            if i in json_at:
+                return json.dumps(value)
+            return adapt(value) if isinstance(value, datetime) else value
+
         cursor.executemany(
-            f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(CHANGE_COLUMNS))})",
-            [(*row[:4], adapt(row.played_at), *row[5:]) for row in rows],
+            f"INSERT INTO {table} ({names}) VALUES ({', '.join(['%s'] * len(columns))})",
+            [[stored(v, i) for i, v in enumerate(row)] for row in rows],
         )
+
+
+def lines_insert(lines: Sequence[Sequence[Any]], wins: Sequence[Sequence[Any]]) -> None:
+    """Store statistics' lines (values in :data:`LINE_COLUMNS` order) and win lines
+    (:data:`WIN_COLUMNS`)."""
+    _copy(SessionLine, LINE_COLUMNS, lines)
+    _copy(WinLine, WIN_COLUMNS, wins)
+
+
+def changes_insert(rows: Sequence[ChangeRow]) -> None:
+    """Store history rows (:class:`ChangeRow`)."""
+    _copy(RatingChange, CHANGE_COLUMNS, rows)
+
+
+def batch_transaction() -> None:
+    """Set the current transaction up for a recompute, which writes tens of thousands of rows
+    and is written again the same from the same data (PostgreSQL; nothing elsewhere):
+
+    * when the recompute owns the transaction (not a part of a larger one, as an import's),
+      its commit returns before the server has flushed it to disk (``synchronous_commit``
+      off, for this transaction only): a crash in the instant after it may lose it — the
+      database stays consistent, holding the rows from before — and the next synchronous
+      commit (the sessions marked current at the end of a recompute) flushes it with its own;
+    * its foreign keys are checked at the end of each statement rather than all at the
+      commit, so the checks of a club's 200,000 history rows are spread over its COPY blocks
+      instead of one wait longer than the bound on an answer (``DB_ANSWER_TIMEOUT``)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            if not connection.savepoint_ids:  # the outermost block: the transaction is ours
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")

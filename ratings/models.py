@@ -92,8 +92,14 @@ class RatingChange(models.Model):
     """What one rated session did to one player's rating, and why: the place the model
     expected of him at that table (``predict_rank``) and the place he took."""
 
-    pool = models.ForeignKey(RatingPool, on_delete=models.CASCADE, related_name="changes")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    # no index of their own for pool and player: the ones below begin with them (a recompute
+    # writes 40,000 rows, and every index is one more write per row)
+    pool = models.ForeignKey(
+        RatingPool, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="+")
     system = models.ForeignKey(RatingSystem, on_delete=models.PROTECT, related_name="+")
     played_at = models.DateTimeField()
@@ -132,12 +138,18 @@ class RatingChange(models.Model):
 class SessionLine(models.Model):
     """One seated player's figures in one finished session (the statistics' read model)."""
 
-    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="session_lines")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    tournament = models.ForeignKey(
-        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    # no index of their own: the indexes and the constraint below begin with each of them
+    session = models.ForeignKey(
+        TableSession, on_delete=models.CASCADE, related_name="+", db_index=False
     )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="session_lines", db_index=False
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        db_index=False,
+    )  # fmt: skip
     kind = models.CharField(max_length=12)
     started_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField()
@@ -188,8 +200,11 @@ class WinLine(models.Model):
     """One win (胡) of a finished session: what it was and what it was worth."""
 
     session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="win_lines")
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    # no index of their own: the indexes below begin with them
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="win_lines", db_index=False
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+", db_index=False)
     tournament = models.ForeignKey(
         Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )

@@ -35,8 +35,8 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
-from django.db.models.functions import Now
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Greatest, Now
 
 from clubs.models import Club, TableSession
 from clubs.outcomes import (
@@ -45,12 +45,21 @@ from clubs.outcomes import (
     session_ids_of,
     session_outcome,
     session_outcomes,
+    sessions_hand_records,
 )
 from core.outbox import enqueue
 from ratings import system
 from ratings.awards_selectors import club_awards, club_seasons, season_period
 from ratings.facts import session_facts
-from ratings.fastpath import ChangeRow, changes_insert
+from ratings.fastpath import (
+    FACT_COLUMNS,
+    LINE_COLUMNS,
+    WIN_COLUMNS,
+    ChangeRow,
+    batch_transaction,
+    changes_insert,
+    lines_insert,
+)
 from ratings.models import (
     ALL_TIME,
     AwardHolder,
@@ -62,9 +71,17 @@ from ratings.models import (
     WinLine,
 )
 from ratings.receivers import AWARDS_TASK, REFRESH_TASK
-from tournaments.selectors import session_credits, tournament_ids_of, tournament_of_session
+from tournaments.selectors import (
+    session_credits,
+    sessions_credits,
+    tournament_ids_of,
+    tournament_of_session,
+    tournaments_of_sessions,
+)
 
 BATCH = 2000
+#: how many sessions a full recompute rewrites the lines of at a time (a few queries each)
+LINES_CHUNK = 1000
 #: how many lagging sessions one periodic check follows up at most
 RECONCILE_BATCH = 500
 
@@ -111,70 +128,102 @@ def _from(key: tuple[datetime, int], moment: str = "played_at") -> Q:
 # --- the statistics' lines -------------------------------------------------------------------
 
 
-def _credited(outcome: SessionOutcome, tournament_id: int | None) -> list[int | None]:
-    """Whose each seat's result is, by seat: its player's — or, at a tournament table where
-    a substitute played, whom the tournament's setting credits (None: nobody)."""
-    credits = session_credits(outcome.session_id) if tournament_id is not None else {}
-    return [credits.get(s.player_id, s.player_id) for s in outcome.seats]
-
-
-def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> set[tuple[int, int, int]]:
-    """The session's statistics' lines written again from its hands; answers what they say
-    the table was for its rating: (player, place, score) of each seat credited to someone
-    (none for a table still being played)."""
-    SessionLine.objects.filter(session_id=outcome.session_id).delete()
-    WinLine.objects.filter(session_id=outcome.session_id).delete()
-    if not outcome.finished or len(outcome.seats) != 4:
-        return set()
-    facts = session_facts(session_hand_records(outcome.session_id))
-    player_of = _credited(outcome, tournament_id)
-    where = {
-        "session_id": outcome.session_id,
-        "club_id": outcome.club_id,
-        "tournament_id": tournament_id,
-        "kind": outcome.kind,
-        "started_at": outcome.started_at,
-    }
-    SessionLine.objects.bulk_create(
-        SessionLine(
-            **where,
-            player_id=player,
-            seat=seat.seat,
-            score=seat.score,
-            place=seat.place,
-            tied=seat.tied,
-            entered=outcome.entered,
-            exchanged={
-                str(player_of[other]): net
-                for other, net in f.exchanged.items()
-                if player_of[other] is not None
-            },
-            **f.as_fields(),
+def _line_rows(
+    outcome: SessionOutcome,
+    tournament_id: int | None,
+    hands: list[tuple[int, dict, dict]],
+    credits: dict[int, int | None],
+) -> tuple[list[tuple], list[tuple], set[tuple[int, int, int]]]:
+    """A finished session's statistics' lines (values in ``LINE_COLUMNS`` order) and win
+    lines (``WIN_COLUMNS``), computed from its hands (``session_hand_records``) and, at a
+    tournament table where a substitute played, whom the tournament credits
+    (``session_credits``); with what they say the table was for its rating: (player, place,
+    score) of each seat credited to someone."""
+    facts = session_facts(hands)
+    # whose each seat's result is: its player's, or whom the tournament credits (None: nobody)
+    player_of = [credits.get(s.player_id, s.player_id) for s in outcome.seats]
+    session, where = (
+        outcome.session_id,
+        (outcome.club_id, tournament_id, outcome.kind, outcome.started_at),
+    )
+    lines = [
+        (
+            session, player, *where, seat.seat, seat.score, seat.place, seat.tied,
+            outcome.entered,
+            {str(player_of[o]): net for o, net in f.exchanged.items() if player_of[o] is not None},
+            *(getattr(f, name) for name in FACT_COLUMNS),
         )
         for seat, f, player in zip(outcome.seats, facts.seats, player_of, strict=True)
         if player is not None
-    )
-    WinLine.objects.bulk_create(
-        WinLine(
-            **where,
-            player_id=player_of[w.seat],
-            hand_number=w.hand_number,
-            preset=w.preset,
-            pattern=w.pattern,
-            roots=w.roots,
-            amount=w.amount,
-            order=w.order,
-            self_draw=w.self_draw,
-            verified=w.verified,
+    ]  # fmt: skip
+    wins = [
+        (
+            session, player_of[w.seat], *where, w.hand_number, w.preset, w.pattern,
+            w.roots, w.amount, w.order, w.self_draw, w.verified,
         )
         for w in facts.wins
         if player_of[w.seat] is not None
-    )
-    return {
+    ]  # fmt: skip
+    rated = {
         (player, seat.place, seat.score)
         for seat, player in zip(outcome.seats, player_of, strict=True)
         if player is not None
     }
+    return lines, wins, rated
+
+
+def _has_lines(outcome: SessionOutcome) -> bool:
+    """A finished table of four has lines; a table still being played has none."""
+    return outcome.finished and len(outcome.seats) == 4
+
+
+def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> set[tuple[int, int, int]]:
+    """The session's statistics' lines written again from its hands (a refresh after a
+    write); answers what they say the table was for its rating: (player, place, score) of
+    each seat credited to someone (none for a table still being played)."""
+    SessionLine.objects.filter(session_id=outcome.session_id).delete()
+    WinLine.objects.filter(session_id=outcome.session_id).delete()
+    if not _has_lines(outcome):
+        return set()
+    credits = session_credits(outcome.session_id) if tournament_id is not None else {}
+    lines, wins, rated = _line_rows(
+        outcome, tournament_id, session_hand_records(outcome.session_id), credits
+    )
+    # a handful of rows: Django's insert, as the rest of a refresh
+    SessionLine.objects.bulk_create(
+        SessionLine(**dict(zip(LINE_COLUMNS, r, strict=True))) for r in lines
+    )
+    WinLine.objects.bulk_create(WinLine(**dict(zip(WIN_COLUMNS, r, strict=True))) for r in wins)
+    return rated
+
+
+def _rewrite_lines(session_ids: list[int]) -> int:
+    """The statistics' lines of many sessions written again from their hands, in a fixed
+    number of queries however many sessions (a full recompute, a chunk at a time): their
+    outcomes, hands, tournaments and substitutes read in one query each, the old lines
+    deleted in one statement and the new ones stored by COPY. Answers how many lines were
+    written."""
+    batch_transaction()
+    outcomes = session_outcomes(session_ids)
+    tournaments = tournaments_of_sessions(session_ids)
+    finished = [sid for sid, outcome in outcomes.items() if _has_lines(outcome)]
+    credits = sessions_credits(s for s in finished if s in tournaments) if tournaments else {}
+    hands = sessions_hand_records(finished)
+    SessionLine.objects.filter(session_id__in=session_ids).delete()
+    WinLine.objects.filter(session_id__in=session_ids).delete()
+    lines: list[tuple] = []
+    wins: list[tuple] = []
+    for session_id in finished:
+        session_lines, session_wins, _ = _line_rows(
+            outcomes[session_id],
+            tournaments.get(session_id),
+            hands.get(session_id, []),
+            credits.get(session_id, {}),
+        )
+        lines += session_lines
+        wins += session_wins
+    lines_insert(lines, wins)
+    return len(lines)
 
 
 def _club_line_moment(session_id: int) -> datetime | None:
@@ -323,6 +372,19 @@ def _mark_derived(versions: dict[int, int]) -> None:
         )
 
 
+def _mark_derived_many(versions: dict[int, int]) -> None:
+    """:func:`_mark_derived` of many sessions, one statement a chunk (a full recompute marks
+    every lagging session of a club)."""
+    ids = sorted(versions)
+    for at in range(0, len(ids), LINES_CHUNK):
+        chunk = ids[at : at + LINES_CHUNK]
+        read = Case(*(When(pk=pk, then=Value(versions[pk])) for pk in chunk))
+        # never backwards: a refresh that read a newer version may have marked it meanwhile
+        TableSession.objects.filter(pk__in=chunk).update(
+            derived_version=Greatest(F("derived_version"), read)
+        )
+
+
 def _refresh(session_id: int, club_id: int) -> dict[str, Any]:
     if _nothing_to_refresh(session_id):
         return {"session": session_id, "rated": 0}
@@ -373,6 +435,7 @@ def _recompute_locked(pool: RatingPool) -> int:
 def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
     """Rate a pool from scratch (from its lines); answers how many sessions were rated."""
     with transaction.atomic():
+        batch_transaction()
         pool = _pool_locked(club_id, tournament_id)
         pool.system = current_system()
         pool.save(update_fields=["system"])
@@ -381,24 +444,26 @@ def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
 
 def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
     """Everything of one club from scratch (``manage.py ratings_recompute``): the lines of
-    every session from its hands (unless ``lines`` is False), then the club's ratings and each
-    of its tournaments' ratings from the lines, and its award holders of every season."""
+    every session from its hands, a chunk of sessions at a time, then the club's ratings and
+    each of its tournaments' ratings from the lines, and its award holders of every season
+    from the lines. ``lines`` False: the lines and the award holders read from them are kept,
+    the ratings are rated again from them (``--ratings-only``)."""
     sessions = session_ids_of(club_id)
     lagging = dict(
         TableSession.objects.filter(club_id=club_id, data_version__gt=F("derived_version"))
         .values_list("pk", "data_version")
     )  # fmt: skip
     if lines:
-        outcomes = session_outcomes(sessions)
-        for session_id in sessions:
+        for at in range(0, len(sessions), LINES_CHUNK):
             with transaction.atomic():
-                _write_lines(outcomes[session_id], tournament_of_session(session_id))
+                _rewrite_lines(sessions[at : at + LINES_CHUNK])
     rated = pool_recompute(club_id=club_id)
     for tournament_id in tournament_ids_of(club_id):
         rated += pool_recompute(club_id=club_id, tournament_id=tournament_id)
-    club_awards_refresh(club_id=club_id)
     if lines:
-        _mark_derived(lagging)
+        # the holders are read from the lines alone: kept lines keep them
+        club_awards_refresh(club_id=club_id)
+        _mark_derived_many(lagging)
     return {"sessions": len(sessions), "rated": rated}
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import zlib
 from collections import OrderedDict, defaultdict
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from django.db import connection
 from django.db.models import (
@@ -37,9 +39,8 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
-from clubs.outcomes import session_outcomes
 from clubs.pinyin import name_sort_key
-from clubs.selectors import can_read
+from clubs.selectors import can_read, sessions_totals_where
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import (
@@ -183,42 +184,86 @@ def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
     return out
 
 
+class TablesRead(NamedTuple):
+    """A tournament's (or a round's) tables as their results need them, read once: one row a
+    table (id, round id, round number, table number, session, live hands, entered totals,
+    approved as it is, has a substitute) and each session's players in seat order."""
+
+    tables: list[tuple[int, int, int, int, int, int, int, bool, bool]]
+    seats: dict[int, list[int]]
+    where: dict[str, Any]
+
+
+def tables_read(where: dict[str, Any]) -> TablesRead:
+    """Two lean queries (plain rows, no ids sent back and forth)."""
+    tables = list(
+        _tables_counted(**where)
+        .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
+        .values_list(
+            "pk", "round_id", "round__number", "number", "session_id", "hands", "entered",
+            "approved", "substituted",
+        )
+    )  # fmt: skip
+    seats: dict[int, list[int]] = defaultdict(list)
+    at_tables = {f"session__tournament_table__{k}": v for k, v in where.items()}
+    for session_id, player_id in (
+        Seat.objects.filter(**at_tables)
+        .order_by("session_id", "number")
+        .values_list("session_id", "player_id")
+    ):
+        seats[session_id].append(player_id)
+    return TablesRead(tables, seats, where)
+
+
+def tournament_tables(tournament: Tournament) -> TablesRead:
+    """Every table of the tournament as standings read them (:func:`standings_now`)."""
+    return tables_read({"round__tournament": tournament})
+
+
+def _counted(tournament: Tournament, read: TablesRead, gate: bool = True) -> list[tuple]:
+    """The rows of the tables that have a result and count (see :func:`table_results`)."""
+    return [
+        t
+        for t in read.tables
+        if table_counts(tournament, table_done(tournament, t[5], t[6]), t[7] or not gate)
+    ]
+
+
+def _results_of(
+    tournament: Tournament, read: TablesRead, gate: bool = True
+) -> dict[int, TableResult]:
+    """The counted tables' results from the tables read, their totals summed in the database
+    (each seat's score credited as the tournament says where a substitute played)."""
+    done = _counted(tournament, read, gate)
+    if not done:
+        return {}
+    totals = sessions_totals_where(**{f"tournament_table__{k}": v for k, v in read.where.items()})
+    credits = credited_players(tournament, [t[0] for t in done if t[8]])
+    out = {}
+    for pk, _, round_number, number, session_id, *_ in done:
+        book = totals[session_id].players
+        credit = credits.get(pk)
+        seats = read.seats[session_id]
+        out[pk] = TableResult(
+            round=round_number,
+            table=number,
+            scores=tuple(
+                (p if credit is None else credit.get(p, p), book.get(p, 0)) for p in seats
+            ),
+        )
+    return out
+
+
 def table_results(
     tournament: Tournament, round_: Round | None = None, *, gate: bool = True
 ) -> dict[int, TableResult]:
     """The tables (of the tournament, or of one round) that have a result, by table id: totals
     entered, or at least the tournament's number of hands recorded (totals from the payments).
-    ``gate`` False: done tables that wait for an approval too (the desk shows them)."""
+    ``gate`` False: done tables that wait for an approval too (the desk shows them). A few
+    queries however many tables: the tables, their seats, their totals summed in the
+    database."""
     where = {"round": round_} if round_ is not None else {"round__tournament": tournament}
-    tables = list(
-        _tables_counted(**where)
-        .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
-        .values_list(
-            "pk", "round__number", "number", "session_id", "hands", "entered", "approved",
-            "substituted",
-        )
-    )  # fmt: skip
-    done = [
-        t[:6]
-        for t in tables
-        if table_counts(tournament, table_done(tournament, t[4], t[5]), t[6] or not gate)
-    ]
-    if not done:
-        return {}
-    outcomes = session_outcomes(t[3] for t in done)
-    substituted = [t[0] for t in tables if t[7]]
-    credits = credited_players(tournament, substituted) if substituted else {}
-    return {
-        pk: TableResult(
-            round=round_number,
-            table=number,
-            scores=tuple(
-                (credits.get(pk, {}).get(s.player_id, s.player_id), s.score)
-                for s in outcomes[session_id].seats
-            ),
-        )
-        for pk, round_number, number, session_id, _, _ in done
-    }
+    return _results_of(tournament, tables_read(where), gate)
 
 
 def credited_players(tournament: Tournament, table_ids) -> dict[int, dict[int, int | None]]:
@@ -245,15 +290,25 @@ def session_credits(session_id: int) -> dict[int, int | None]:
     """For a tournament table's session, whose result each substitute's seat is (see
     :func:`credited_players`); empty for any other session. Ratings and statistics read it,
     so they follow the tournament's decision as its standings do."""
-    rows = list(
-        Substitution.objects.filter(table__session_id=session_id).values_list(
-            "table__session_id", "substitute_id", "absent_id",
-            "table__round__tournament__substitute_counts",
-        )
-    )  # fmt: skip
-    if not rows:
-        return {}
-    return _credits(rows[0][3], [r[:3] for r in rows])[session_id]
+    return sessions_credits([session_id]).get(session_id, {})
+
+
+def sessions_credits(session_ids: Iterable[int]) -> dict[int, dict[int, int | None]]:
+    """:func:`session_credits` of many sessions in one query, by session id (sessions
+    without a substitute are left out): a full ratings recompute reads them a chunk at a
+    time."""
+    by_rule: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    for session_id, substitute, absent, counts in Substitution.objects.filter(
+        table__session_id__in=list(session_ids)
+    ).values_list(
+        "table__session_id", "substitute_id", "absent_id",
+        "table__round__tournament__substitute_counts",
+    ):  # fmt: skip
+        by_rule[counts].append((session_id, substitute, absent))
+    out: dict[int, dict[int, int | None]] = {}
+    for counts, rows in by_rule.items():  # a session is one tournament's: keys never collide
+        out.update(_credits(counts, rows))
+    return out
 
 
 def substitutes_listed(tournament: Tournament, *, table: Table | None = None) -> list[Substitution]:
@@ -321,30 +376,35 @@ def round_has_results(round_: Round) -> bool:
 
 
 def standings_now(
-    tournament: Tournament, *, before_round: int | None = None
+    tournament: Tournament, *, before_round: int | None = None, tables: TablesRead | None = None
 ) -> tuple[tuple[Standing, ...], int, int]:
     """Standings from the results as they are: (standings, complete rounds, tables counted).
 
     ``before_round`` limits them to the rounds before it (swiss seating reads them so, and
     the standings the players see while the last rounds are hidden), and the penalties to
-    those for those rounds or for the tournament as a whole.
+    those for those rounds or for the tournament as a whole. The tables are read once, in a
+    few lean queries however many players (``tables``: as the caller read them, to compute
+    the standings twice from one reading).
     """
-    results = list(table_results(tournament).values())
+    read = tables if tables is not None else tournament_tables(tournament)
+    results = list(_results_of(tournament, read).values())
     rounds = seated_rounds(tournament)
     if before_round is not None:
         results = [r for r in results if r.round < before_round]
         rounds = [r for r in rounds if r.number < before_round]
-    per_round = defaultdict(int)
+    # a round is complete when every table of it counts (as ``rounds_progress`` says)
+    in_round: dict[int, int] = defaultdict(int)
+    for t in read.tables:
+        in_round[t[1]] += 1
+    per_round: dict[int, int] = defaultdict(int)
     for r in results:
         per_round[r.round] += 1
-    complete = {
-        p.round.number
-        for p in rounds_progress(tournament, rounds)
-        if per_round[p.round.number] == p.tables
-    }
+    complete = {r.number for r in rounds if per_round[r.number] == in_round[r.pk]}
     byes = [(r.number, p) for r in rounds for p in r.byes]
     # a withdrawn entry that was never seated nor sat out a round took no part: not ranked
-    took_part = seated_players(rounds) | {p for _, p in byes}
+    seated_in = {r.pk for r in rounds}
+    took_part = {p for t in read.tables if t[1] in seated_in for p in read.seats[t[4]]}
+    took_part |= {p for _, p in byes}
     # (and one a substitute played for, where the table counts for him)
     took_part |= {p for r in results for p, _ in r.scores if p is not None}
     registrations = [
@@ -378,7 +438,7 @@ def standings_now(
     first_final = tournament.first_final_round
     final_rounds = {r.number for r in rounds if first_final and r.number >= first_final}
     if final_rounds:
-        qualifying, _, _ = standings_now(tournament, before_round=first_final)
+        qualifying, _, _ = standings_now(tournament, before_round=first_final, tables=read)
         standings = order_finals(
             standings,
             finalists=finalists(tournament),
@@ -620,11 +680,32 @@ def standings_behind(*, older_than: timedelta, limit: int) -> list[int]:
     return list(behind.order_by("pk").values_list("pk", flat=True)[:limit])
 
 
+def entry_names(tournament: Tournament, players: list[int]) -> dict[int, str]:
+    """The names of these players (the entries, and any substitute whose tables count for
+    himself), by id: the entries' through their registrations (no list of thousands of ids
+    sent), the few others by id."""
+    names = dict(tournament.registrations.values_list("player_id", "player__name"))
+    others = [p for p in players if p not in names]
+    if others:
+        names.update(Player.objects.filter(pk__in=others).values_list("pk", "name"))
+    return names
+
+
 def tournament_of_session(session_id: int) -> int | None:
     """The id of the tournament whose table the session is (None for a club's own table)."""
     return (
         Table.objects.filter(session_id=session_id).values_list("round__tournament_id", flat=True)
     ).first()
+
+
+def tournaments_of_sessions(session_ids: Iterable[int]) -> dict[int, int]:
+    """:func:`tournament_of_session` of many sessions in one query: the tournament of each
+    that is a tournament's table (a club's own tables are left out)."""
+    return dict(
+        Table.objects.filter(session_id__in=list(session_ids)).values_list(
+            "session_id", "round__tournament_id"
+        )
+    )
 
 
 def tournament_ids_of(club_id: int) -> list[int]:

@@ -1019,17 +1019,15 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     # read before the results: they are as new or newer
     version = selectors.tables_data_version(tournament_id)
     started = time.perf_counter()
-    standings, complete, counted = selectors.standings_now(tournament)
-    # the entries, and any substitute whose tables count for himself
-    names = dict(
-        Player.objects.filter(pk__in=[s.player for s in standings]).values_list("pk", "name")
-    )
+    tables = selectors.tournament_tables(tournament)  # read once for all that follows
+    standings, complete, counted = selectors.standings_now(tournament, tables=tables)
+    names = selectors.entry_names(tournament, [s.player for s in standings])
     scale, rows = standings_json(standings, names)
     visible = None
     if (through := selectors.hidden_after(tournament)) is not None:
         # what the players see meanwhile: the standings through the last round shown
         shown, shown_complete, shown_counted = selectors.standings_now(
-            tournament, before_round=through + 1
+            tournament, before_round=through + 1, tables=tables
         )
         shown_scale, shown_rows = standings_json(shown, names)
         visible = {

@@ -5,7 +5,10 @@ awards"), server time, median:
 
 * ``GET /api/v1/clubs/{slug}/ranking/`` over 500 players and 20,000 hands: ≤ 80 ms;
 * ``GET /api/v1/players/{id}/stats/?club=…`` of a player with about 2,000 hands: ≤ 50 ms;
-* ``manage.py ratings_recompute --ratings-only`` of 10,000 sessions: ≤ 3 s.
+* ``manage.py ratings_recompute --ratings-only`` of 10,000 sessions: ≤ 3 s;
+* (issue 25) the ratings-only recompute ≤ 2× openskill alone on the same tables, the full
+  recompute (lines + ratings) ≤ 3× the ratings-only one, at 10,000 sessions; 50,000 sessions
+  measured, in a scale table of 500, 5,000 and 50,000 sessions.
 
 Each printed beside a naive reference measured in the same run: the ranking and the statistics
 computed by reading every hand's stored settlement in Python (what the read model saves), and
@@ -34,12 +37,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import timing  # noqa: E402
-from tests.bench.postgres import bench_django  # noqa: E402
+from tests.bench.postgres import analyze, bench_django  # noqa: E402
+from tests.bench.targets import at_most  # noqa: E402
 
 N = int(os.environ.get("BENCH_RATINGS_N", "30"))
 HOST = "127.0.0.1"
 PG = os.environ.get("BENCH_PG", f"host={HOST} port=5432 user=postgres")
 DB = os.environ.get("BENCH_DB", "xuezhan_bench_ratings")
+RECOMPUTE_RUNS = 3
+SCALE_SIZES = (500, 5_000, 50_000)
 
 
 def setup_django(folder: str) -> str:
@@ -102,8 +108,6 @@ def main() -> None:
         from django.test import Client
 
         from clubs.models import Hand, Seat
-        from ratings import system
-        from ratings.models import SessionLine
         from ratings.services import club_recompute
         from tests.ratings.generate import generated_club
 
@@ -140,31 +144,106 @@ def main() -> None:
         print(line("  naive: his hands' settlements read and counted", timed(
             lambda: naive_stats(big.regular), n=5)))  # fmt: skip
 
-        many = generated_club(players=400, sessions=10_000, slug="bench-many")
-        club_recompute(club_id=many.club.pk)
-        rated = SessionLine.objects.filter(club=many.club).count() // 4
-        lines = list(
-            SessionLine.objects.filter(club=many.club)
-            .order_by("started_at", "session_id", "seat")
-            .values_list("session_id", "player_id", "place")
+        recompute_vs_floor()
+        scale_table()
+
+
+def openskill_floor(club):
+    """openskill's own rating of the club's tables, in memory (the floor of a recompute:
+    what is left is reading the lines and writing the history)."""
+    from ratings import system
+    from ratings.models import SessionLine
+
+    lines = list(
+        SessionLine.objects.filter(club=club)
+        .order_by("started_at", "session_id", "seat")
+        .values_list("session_id", "player_id", "place")
+    )
+    tables = [lines[i : i + 4] for i in range(0, len(lines), 4)]
+
+    def openskill_only():
+        skills: dict[int, system.Skill] = {}
+        for table in tables:
+            rated_seats = system.rate_table(
+                [skills.get(p, system.Skill()) for _, p, _ in table], [pl for _, _, pl in table]
+            )
+            for (_, p, _), r in zip(table, rated_seats, strict=True):
+                skills[p] = r.after
+
+    return openskill_only
+
+
+def club_of(sessions: int, slug: str):
+    """A club of ``sessions`` closed sessions of entered totals, a player for 25 sessions,
+    its lines and ratings built once."""
+    from ratings.services import club_recompute
+    from tests.ratings.generate import generated_club
+
+    gen = generated_club(players=max(20, sessions // 25), sessions=sessions, slug=slug)
+    club_recompute(club_id=gen.club.pk)
+    analyze()
+    return gen.club
+
+
+def recompute_vs_floor() -> None:
+    """Issue 25's ratios at 10,000 sessions: the ratings-only recompute beside openskill
+    alone, the full recompute (lines + ratings) beside the ratings-only one; the three
+    alternate, so each sees the same machine."""
+    from ratings.services import club_recompute
+
+    club = club_of(10_000, "bench-many")
+    floor = openskill_floor(club)
+    full, ratings_only, alone = [], [], []
+    floor()
+    for _ in range(RECOMPUTE_RUNS):
+        for fn, out in (
+            (lambda: club_recompute(club_id=club.pk), full),
+            (lambda: club_recompute(club_id=club.pk, lines=False), ratings_only),
+            (floor, alone),
+        ):
+            started = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - started)
+    full_s, ratings_s, alone_s = (statistics.median(x) for x in (full, ratings_only, alone))
+    print(f"  recompute of 10,000 sessions (400 players), median of {RECOMPUTE_RUNS}:")
+    print(f"    full (lines + ratings, ratings_recompute):        {full_s:6.2f} s")
+    print(f"    ratings only (ratings_recompute --ratings-only):  {ratings_s:6.2f} s   "
+          f"{at_most(ratings_s, 3, ' s')} (issue 'Ratings')")  # fmt: skip
+    print(f"    openskill alone on the same tables, in memory:    {alone_s:6.2f} s")
+    print(f"    ratings only ÷ openskill alone: {ratings_s / alone_s:5.2f}×   "
+          f"{at_most(ratings_s / alone_s, 2, '×')}")  # fmt: skip
+    print(f"    full ÷ ratings only:            {full_s / ratings_s:5.2f}×   "
+          f"{at_most(full_s / ratings_s, 3, '×')}")  # fmt: skip
+
+
+def scale_table() -> None:
+    """The recompute at three sizes, ×10 each (one run each at the largest): time per
+    session stays flat when the work grows linearly."""
+    from ratings.services import club_recompute
+
+    print(f"  scale: the recompute at ×10 sizes ({SCALE_SIZES[-1]:,} sessions measured once)")
+    print(f"    {'sessions':>9} {'players':>8} {'full':>9} {'ratings only':>13} "
+          f"{'openskill':>10} {'full µs/session':>16}")  # fmt: skip
+    for sessions in SCALE_SIZES:
+        club = club_of(sessions, f"bench-scale-{sessions}")
+        runs = 1 if sessions == SCALE_SIZES[-1] else 3
+        full = statistics.median(seconds(lambda c=club: club_recompute(club_id=c.pk), runs))
+        ratings = statistics.median(
+            seconds(lambda c=club: club_recompute(club_id=c.pk, lines=False), runs)
         )
-        tables = [lines[i : i + 4] for i in range(0, len(lines), 4)]
+        alone = statistics.median(seconds(openskill_floor(club), runs))
+        print(f"    {sessions:>9,} {max(20, sessions // 25):>8,} {full:>8.2f}s {ratings:>12.2f}s "
+              f"{alone:>9.2f}s {full / sessions * 1e6:>16,.0f}")  # fmt: skip
+    print(f"    {SCALE_SIZES[-1]:,} sessions measured: see the last row (issue 25)")
 
-        def openskill_only():
-            skills: dict[int, system.Skill] = {}
-            for table in tables:
-                rated_seats = system.rate_table(
-                    [skills.get(p, system.Skill()) for _, p, _ in table], [pl for _, _, pl in table]
-                )
-                for (_, p, _), r in zip(table, rated_seats, strict=True):
-                    skills[p] = r.after
 
-        recompute = timed(lambda: club_recompute(club_id=many.club.pk, lines=False), n=3)
-        floor = timed(openskill_only, n=3)
-        print(f"  ratings recompute of {rated:,} sessions (ratings_recompute --ratings-only):"
-              f" median {statistics.median(recompute) / 1000:.2f} s")  # fmt: skip
-        print(f"  floor: openskill alone on the same tables in memory:"
-              f" median {statistics.median(floor) / 1000:.2f} s")  # fmt: skip
+def seconds(fn, runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - started)
+    return out
 
 
 if __name__ == "__main__":

@@ -149,6 +149,7 @@ def bench_standings(rnd: random.Random) -> None:
 
     from tournaments import selectors, services
     from tournaments.models import Round
+    from tournaments.standings import compute_standings
 
     t = make_tournament("standings", 1000, 10, "random")
     for _ in range(10):
@@ -160,10 +161,23 @@ def bench_standings(rnd: random.Random) -> None:
         start = time.perf_counter()
         result = services.standings_compute(tournament_id=t.pk)
         times.append(time.perf_counter() - start)
+    # the pure computation of the same standings, its inputs in memory (issue 25: ≤ 2×)
+    results = list(selectors.table_results(t).values())
+    rounds = selectors.seated_rounds(t)
+    byes = [(r.number, p) for r in rounds for p in r.byes]
+    ids = [p for (p,) in t.registrations.values_list("player_id")]
+    pure = []
+    for _ in range(5):
+        start = time.perf_counter()
+        compute_standings(players=ids, results=results, byes=byes, rules=selectors.rules_of(t))
+        pure.append(time.perf_counter() - start)
+    recompute_s, pure_s = statistics.median(times), statistics.median(pure)
     print(f"\nStandings, 1,000 players × 10 rounds (2,500 tables), version {result['version']}")
-    print(f"  recompute (load + compute + snapshot): {statistics.median(times) * 1000:8.0f} ms"
+    print(f"  recompute (load + compute + snapshot): {recompute_s * 1000:8.0f} ms"
           f"   (reading results + computing: {result['seconds'] * 1000:.0f} ms)"
           f"   target ≤ 1,000 ms")  # fmt: skip
+    print(f"    ÷ the pure computation ({pure_s * 1000:.0f} ms): {recompute_s / pure_s:.2f}×"
+          f"   {at_most(recompute_s / pure_s, 2, '×')} (issue 25)")  # fmt: skip
     client = Client()
     url = f"/api/v1/tournaments/{t.slug}/standings/"
     assert client.get(url).status_code == 200

@@ -24,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--ratings-only",
             action="store_true",
-            help="keep the statistics lines, rate again from them",
+            help="keep the statistics lines and the award holders read from them, rate again",
         )
 
     def handle(self, *args, **options):
