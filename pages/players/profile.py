@@ -9,18 +9,38 @@ This module only picks, orders and draws them: the charts come from ``pages.char
 Bounds: the awards are read for at most :data:`AWARD_CLUBS` clubs (those he played most in;
 ``?club=`` reads the one asked for), each for this year and all time, in one query; the
 sessions listed are his last :data:`LAST_SESSIONS`, read alone.
+
+**Kept under its version** (``core.readcache``; :func:`page_key`). The page's body is rendered
+once per version of what it shows and kept. Its version, read in one query
+(``ratings.read_versions.player_page_version``), is
+
+* the read version of each club he has tables or a membership in: moved when a follow-up has
+  rewritten the club's lines, ratings or awards (his figures, ratings, ranks, awards,
+  head-to-head), and when a name or a right it shows changes (a membership, a player's name,
+  the club's or a tournament's row);
+* the ``data_version`` of each of his tables: his last tables are listed with their totals,
+  an open table's moving with every hand before any follow-up — so a hand shows at once.
+
+Beside the version, the key holds what else the body depends on: the player and his name,
+the visitor (his id and whether he is staff: what he may read; a change of his memberships
+moves the club's version), the club asked for, the x axis, the language, and the quarter hour
+(an award's "this year" turns at each club's New Year). Choosing the clubs' counters rather
+than every table's ``derived_version`` keeps the version one short query however long his
+history, and keeps it off a hand's request: the follow-ups move it.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.selectors import club_today
 from core.names import Name
 from pages import charts
@@ -29,6 +49,7 @@ from ratings.awards import Award
 from ratings.awards_selectors import HeldAward, held_awards
 from ratings.models import ALL_TIME
 from ratings.ranking import ClubRank
+from ratings.read_versions import player_page_version
 from ratings.stats import PlayerStats, RatingHistory
 
 #: the clubs whose awards the page reads, at most (he played most in them)
@@ -36,6 +57,17 @@ AWARD_CLUBS = 3
 #: the last sessions and tournament tables the page lists
 LAST_SESSIONS = 10
 X_AXES = ("sessions", "dates")
+
+
+def page_key(who: Player, user, club: Club | None, x: str) -> tuple[str, tuple]:
+    """The version of the page's body and the other parts of its key (see above)."""
+    authenticated = bool(user and user.is_authenticated)
+    viewer = (user.pk, int(user.is_superuser)) if authenticated else (0, 0)
+    name = hashlib.blake2b(who.name.encode(), digest_size=8).hexdigest()
+    now = timezone.now()
+    quarter = f"{now:%Y%m%d%H}{now.minute // 15}"
+    parts = (who.pk, name, *viewer, club.pk if club else 0, x, get_language(), quarter)
+    return player_page_version(who.pk), parts
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,32 @@ visitor may not read is 404, and so is a player he may see nothing of.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from clubs import selectors
+from core.readcache import versioned
 from pages.base import club_for
 from pages.players import profile, widgets
-from pages.players.ranking import COLUMNS, PERIODS, headings, page_query, ranking_rows
+from pages.players.ranking import (
+    COLUMNS,
+    PAGE_SIZE,
+    PERIODS,
+    headings,
+    page_problem,
+    page_query,
+    pages_of,
+    ranking_rows,
+)
 from ratings.models import PROVISIONAL_SESSIONS
-from ratings.ranking import club_ranking, player_ranks
-from ratings.stats import player_stats
+from ratings.ranking import club_ranking_read, player_ranks
+from ratings.stats import player_stats, player_visible
 
 
 @require_safe
@@ -40,34 +54,31 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
         "columns": len(COLUMNS),
         "provisional_sessions": PROVISIONAL_SESSIONS,
         "ranking": None,
+        "page_size": PAGE_SIZE,
         "csv_url": reverse("club-ranking", args=[club.slug]) + "?" + page.api_params(),
     }
     if page.query is None:
         return render(request, "pages/players/ranking.html", context, status=400)
-    q = page.query
-    context["ranking"] = club_ranking(
-        club, q.period, min_sessions=q.min_sessions, sort=q.sort, descending=q.descending
-    )
-    context["rows"] = ranking_rows(context["ranking"])
+    ranking = club_ranking_read(club, page.query)  # kept under the club's read version
+    pages = pages_of(page, len(ranking.rows))
+    if pages is None:  # past the last page: said in words, as any bad query
+        last = pages_of(replace(page, number=1), len(ranking.rows)).last
+        context["page"] = replace(page, problems=(page_problem(last),))
+        return render(request, "pages/players/ranking.html", context, status=400)
+    context |= {
+        "ranking": ranking,
+        "pages": pages,
+        "rows": ranking_rows(ranking, pages.first_row, pages.rows),
+    }
     return render(request, "pages/players/ranking.html", context)
 
 
-@require_safe
-def player(request: HttpRequest, pk: int) -> HttpResponse:
-    """A player's figures over the clubs the visitor may read (``?club=`` one of them), his
-    charts drawn on the server (``?x=dates`` puts the dates along them), his sessions, his
-    head-to-head and his awards."""
-    who = selectors.player_by_id(pk)
-    if who is None:
-        raise Http404
-    club = club_for(request.user, request.GET["club"]) if request.GET.get("club") else None
-    stats = player_stats(who, request.user, club=club)
+def _player_main(who, user, club, x: str) -> str | None:
+    """The page's body (all but its frame) as HTML: what is kept under the page's version."""
+    stats = player_stats(who, user, club=club)
     if stats is None:
-        raise Http404
-    x = request.GET.get("x") if request.GET.get("x") in profile.X_AXES else "sessions"
-    recent = selectors.player_recent(
-        player=who, user=request.user, club=club, limit=profile.LAST_SESSIONS
-    )
+        return None
+    recent = selectors.player_recent(player=who, user=user, club=club, limit=profile.LAST_SESSIONS)
     # the clubs of his club tables' lines that the visitor may read, by name: among his clubs
     played = {c.slug for c in stats.scope.clubs}
     clubs = [c for c in recent.clubs if c.slug in played]
@@ -95,4 +106,30 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         "award_clubs": profile.AWARD_CLUBS,
         "provisional_sessions": PROVISIONAL_SESSIONS,
     }
-    return render(request, "pages/players/player.html", context)
+    return render_to_string("pages/players/player_main.html", context)
+
+
+@require_safe
+def player(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's figures over the clubs the visitor may read (``?club=`` one of them), his
+    charts drawn on the server (``?x=dates`` puts the dates along them), his sessions, his
+    head-to-head and his awards.
+
+    The body is kept under the page's version (``profile.page_key``: his clubs' read versions
+    and his tables' data versions, so a hand at an open table shows at once, a finished one's
+    figures as soon as its follow-up wrote them); a request then reads the player, whether
+    the visitor may see him, that version, and the cache."""
+    who = selectors.player_by_id(pk)
+    if who is None:
+        raise Http404
+    club = club_for(request.user, request.GET["club"]) if request.GET.get("club") else None
+    if not player_visible(who, request.user):
+        raise Http404
+    x = request.GET.get("x") if request.GET.get("x") in profile.X_AXES else "sessions"
+    version, parts = profile.page_key(who, request.user, club, x)
+    main = versioned(
+        "player-page", version, lambda: _player_main(who, request.user, club, x), parts=parts
+    )
+    if main is None:
+        raise Http404
+    return render(request, "pages/players/player.html", {"who": who, "main": mark_safe(main)})  # noqa: S308 - rendered by our template, its values escaped
