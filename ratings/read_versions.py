@@ -16,9 +16,11 @@ show of a club that is not a table's own data:
 
 **A player's page** also lists his last tables with their totals, open ones included, which
 change with every hand before any follow-up: its version is, in one query
-(:func:`player_page_version`), the read versions of the clubs he has tables or memberships in
-together with his tables' ``data_version`` (each of them: a hand recorded, corrected, deleted,
-a table closed, reopened, deleted or a new one he sits at all move it).
+(:func:`player_page_version`), the read versions of the clubs he has tables, entries or
+memberships in, together with his tables' ``data_version`` (each of them: a hand recorded,
+corrected, deleted, a table closed, reopened, deleted or a new one he sits at all move it) and
+his tournament entries (who may see him: a player entered in a public tournament is public;
+entries are also written in bulk, without signals, so they are read rather than heard).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import hashlib
 from collections.abc import Iterable
 
 from django.db import connection
+from django.db.models import OuterRef
 
 from ratings.models import ClubReadVersion
 
@@ -51,6 +54,24 @@ def club_read_bump(club_ids: Iterable[int]) -> None:
         cursor.execute(_BUMP, [ids])
 
 
+def club_with_read_version(user, slug: str):
+    """The club with this slug if ``user`` may read it (``clubs.selectors.club_visible``), with
+    its read version as ``read_version``, in one query; None otherwise."""
+    from django.db.models import Subquery
+    from django.db.models.functions import Coalesce
+
+    from clubs.models import Club
+    from clubs.selectors import can_read
+
+    version = ClubReadVersion.objects.filter(pk=OuterRef("pk")).values("version")
+    club = (
+        Club.objects.filter(slug=slug).annotate(read_version=Coalesce(Subquery(version), 0)).first()
+    )
+    if club is None or not can_read(user, club):
+        return None
+    return club
+
+
 def club_read_version(club_id: int) -> int:
     """The club's read version now (0: never moved). One query."""
     found = ClubReadVersion.objects.filter(pk=club_id).values_list("version", flat=True).first()
@@ -62,14 +83,53 @@ WITH tables AS (
     SELECT s.id, s.club_id, s.data_version FROM clubs_tablesession s
     WHERE s.id IN (SELECT session_id FROM clubs_seat WHERE player_id = %(p)s
                    UNION SELECT session_id FROM clubs_bettor WHERE player_id = %(p)s)
+), entries AS (
+    SELECT r.id, r.tournament_id, t.club_id FROM tournaments_registration r
+    JOIN tournaments_tournament t ON t.id = r.tournament_id WHERE r.player_id = %(p)s
 ), clubs AS (
-    SELECT club_id FROM tables UNION SELECT club_id FROM clubs_membership WHERE player_id = %(p)s
+    SELECT club_id FROM tables UNION SELECT club_id FROM entries
+    UNION SELECT club_id FROM clubs_membership WHERE player_id = %(p)s
 )
 SELECT
     (SELECT string_agg(c.club_id || ':' || coalesce(v.version, 0), ',' ORDER BY c.club_id)
      FROM clubs c LEFT JOIN {ClubReadVersion._meta.db_table} v ON v.club_id = c.club_id),
-    (SELECT string_agg(t.id || ':' || t.data_version, ',' ORDER BY t.id) FROM tables t)
+    (SELECT string_agg(t.id || ':' || t.data_version, ',' ORDER BY t.id) FROM tables t),
+    (SELECT string_agg(e.id || ':' || e.tournament_id, ',' ORDER BY e.id) FROM entries e)
 """
+
+
+_PLAYER_WITH_PAGE = (
+    _PLAYER_PAGE.replace(
+        "SELECT\n    (SELECT string_agg(c.club_id",
+        "SELECT p.id, p.name, p.user_id, p.created_at,\n    (SELECT string_agg(c.club_id",
+        1,
+    )
+    + "FROM clubs_player p WHERE p.id = %(p)s"
+)
+
+
+def player_with_page_version(player_id: int):
+    """The player of this id (``clubs.selectors.player_by_id``) and his page's version
+    (:func:`player_page_version`), in one query; None when there is no such player."""
+    from clubs.models import Player
+
+    if connection.vendor != "postgresql":
+        player = Player.objects.filter(pk=player_id).first()
+        return None if player is None else (player, player_page_version(player_id))
+    with connection.cursor() as cursor:
+        cursor.execute(_PLAYER_WITH_PAGE, {"p": player_id})
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, name, user_id, created_at, *versions = row
+    player = Player(pk=pk, name=name, user_id=user_id, created_at=created_at)
+    player._state.adding, player._state.db = False, "default"  # as the ORM reads a row
+    return player, _digest(*versions)
+
+
+def _digest(clubs: str | None, tables: str | None, entries: str | None) -> str:
+    text = f"{clubs or ''}|{tables or ''}|{entries or ''}"
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def player_page_version(player_id: int) -> str:
@@ -78,17 +138,17 @@ def player_page_version(player_id: int) -> str:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(_PLAYER_PAGE, {"p": player_id})
-            clubs, tables = cursor.fetchone()
+            clubs, tables, entries = cursor.fetchone()
     else:  # SQLite: the same, read by the ORM
-        clubs, tables = _player_page_version_orm(player_id)
-    text = f"{clubs or ''}|{tables or ''}"
-    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        clubs, tables, entries = _player_page_version_orm(player_id)
+    return _digest(clubs, tables, entries)
 
 
-def _player_page_version_orm(player_id: int) -> tuple[str, str]:
+def _player_page_version_orm(player_id: int) -> tuple[str, str, str]:
     from django.db.models import Q
 
     from clubs.models import Bettor, Membership, Seat, TableSession
+    from tournaments.models import Registration
 
     tables = sorted(
         TableSession.objects.filter(
@@ -96,7 +156,12 @@ def _player_page_version_orm(player_id: int) -> tuple[str, str]:
             | Q(pk__in=Bettor.objects.filter(player_id=player_id).values("session_id"))
         ).values_list("pk", "club_id", "data_version")
     )
-    clubs = {c for _, c, _ in tables}
+    entries = sorted(
+        Registration.objects.filter(player_id=player_id).values_list(
+            "pk", "tournament_id", "tournament__club_id"
+        )
+    )
+    clubs = {c for _, c, _ in tables} | {c for _, _, c in entries}
     clubs |= set(Membership.objects.filter(player_id=player_id).values_list("club_id", flat=True))
     versions = dict(
         ClubReadVersion.objects.filter(pk__in=clubs).values_list("club_id", "version")
@@ -104,6 +169,7 @@ def _player_page_version_orm(player_id: int) -> tuple[str, str]:
     return (
         ",".join(f"{c}:{versions.get(c, 0)}" for c in sorted(clubs)),
         ",".join(f"{pk}:{v}" for pk, _, v in tables),
+        ",".join(f"{pk}:{t}" for pk, t, _ in entries),
     )
 
 

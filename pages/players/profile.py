@@ -11,8 +11,8 @@ Bounds: the awards are read for at most :data:`AWARD_CLUBS` clubs (those he play
 sessions listed are his last :data:`LAST_SESSIONS`, read alone.
 
 **Kept under its version** (``core.readcache``; :func:`page_key`). The page's body is rendered
-once per version of what it shows and kept. Its version, read in one query
-(``ratings.read_versions.player_page_version``), is
+once per version of what it shows and kept. Its version, read with the player in one query
+(``ratings.read_versions.player_with_page_version``), is
 
 * the read version of each club he has tables or a membership in: moved when a follow-up has
   rewritten the club's lines, ratings or awards (his figures, ratings, ranks, awards,
@@ -20,10 +20,12 @@ once per version of what it shows and kept. Its version, read in one query
   the club's or a tournament's row);
 * the ``data_version`` of each of his tables: his last tables are listed with their totals,
   an open table's moving with every hand before any follow-up — so a hand shows at once.
+* his tournament entries (a player entered in a public tournament may be seen by anyone).
 
-Beside the version, the key holds what else the body depends on: the player and his name,
-the visitor (his id and whether he is staff: what he may read; a change of his memberships
-moves the club's version), the club asked for, the x axis, the language, and the quarter hour
+Whether the visitor may see him at all is kept with the body (None: 404). Beside the
+version, the key holds what else the body depends on: the player, his name and his user, the
+visitor (his id and whether he is staff: what he may read; a change of his memberships moves
+the club's version), the club asked for, the x axis, the language, and the quarter hour
 (an award's "this year" turns at each club's New Year). Choosing the clubs' counters rather
 than every table's ``derived_version`` keeps the version one short query however long his
 history, and keeps it off a hand's request: the follow-ups move it.
@@ -49,7 +51,6 @@ from ratings.awards import Award
 from ratings.awards_selectors import HeldAward, held_awards
 from ratings.models import ALL_TIME
 from ratings.ranking import ClubRank
-from ratings.read_versions import player_page_version
 from ratings.stats import PlayerStats, RatingHistory
 
 #: the clubs whose awards the page reads, at most (he played most in them)
@@ -59,15 +60,16 @@ LAST_SESSIONS = 10
 X_AXES = ("sessions", "dates")
 
 
-def page_key(who: Player, user, club: Club | None, x: str) -> tuple[str, tuple]:
-    """The version of the page's body and the other parts of its key (see above)."""
+def page_key(who: Player, user, club: Club | None, x: str) -> tuple:
+    """The parts of the page's key beside its version (see above)."""
     authenticated = bool(user and user.is_authenticated)
     viewer = (user.pk, int(user.is_superuser)) if authenticated else (0, 0)
     name = hashlib.blake2b(who.name.encode(), digest_size=8).hexdigest()
     now = timezone.now()
     quarter = f"{now:%Y%m%d%H}{now.minute // 15}"
-    parts = (who.pk, name, *viewer, club.pk if club else 0, x, get_language(), quarter)
-    return player_page_version(who.pk), parts
+    parts = (who.pk, name, who.user_id or 0, *viewer, club.pk if club else 0, x, get_language(),
+             quarter)  # fmt: skip
+    return parts
 
 
 @dataclass(frozen=True)

@@ -191,13 +191,14 @@ def pages_of(page: PageQuery, total: int) -> Pages | None:
     start, count = (0, total) if n is None else ((n - 1) * PAGE_SIZE, PAGE_SIZE)
     count = min(count, total - start)
     at = n or 1
+    back = str(at - 1) if at > 2 else None  # page 1 is the page without ?page=
     low = max(1, min(at - 4, last - 8))
     around = tuple(
         (k, page.link(page=str(k) if k > 1 else None)) for k in range(low, min(last, low + 8) + 1)
     )
     return Pages(
         number=n, last=last, first_row=start, rows=count, total=total,
-        previous=page.link(page=str(at - 1)) if n is not None and at > 1 else "",
+        previous=page.link(page=back) if n is not None and at > 1 else "",
         next=page.link(page=str(at + 1)) if n is not None and at < last else "",
         all=page.link(page=ALL_PAGES), around=around,
     )  # fmt: skip
