@@ -129,6 +129,10 @@ class ClubRanking:
     def order(self) -> str:
         return "desc" if self.descending else "asc"
 
+    @property
+    def count(self) -> int:
+        return len(self.rows)
+
 
 @dataclass(frozen=True)
 class RankingQuery:
@@ -282,6 +286,7 @@ def club_ranking_read(club: Club, query: RankingQuery) -> ClubRanking:
         ),
         parts=(club.pk, p.first_day, p.last_day, p.zone, query.min_sessions, query.sort,
                int(query.descending)),
+        local=True,  # a ClubRanking is never changed once built: the process may share it
     )  # fmt: skip
 
 

@@ -190,6 +190,31 @@ def test_a_bad_page_is_said_in_words(big, bad, lang):
     assert 'class="ranking-table"' not in response.content.decode()
 
 
+def test_the_ranking_api_answers_a_page_of_rows_when_asked(rc):
+    """Without ``page`` every row (as before); ``?page=2&page_size=2`` the third and fourth,
+    ranked over the whole; ``count`` says how many there are. JSON and CSV alike."""
+    client = Client()
+    everyone = client.get("/api/v1/clubs/ranked/ranking/?sort=name").json()
+    assert everyone["count"] == len(everyone["rows"]) == 5
+    page = client.get("/api/v1/clubs/ranked/ranking/?sort=name&page=2&page_size=2").json()
+    assert page["count"] == 5 and page["rows"] == everyone["rows"][2:4]
+    last = client.get("/api/v1/clubs/ranked/ranking/?sort=name&page=3&page_size=2").json()
+    assert last["rows"] == everyone["rows"][4:]
+    csv = client.get("/api/v1/clubs/ranked/ranking/?sort=name&page=2&page_size=2&format=csv")
+    assert csv.status_code == 200 and len(csv.content.decode().strip().splitlines()) == 3
+
+
+@pytest.mark.parametrize(
+    ("query", "status", "path"),
+    [("page=0", 400, "page"), ("page=x", 400, "page"), ("page_size=501", 400, "page_size"),
+     ("page=1&page_size=-2", 400, "page_size"), ("page=4&page_size=2", 404, "page")],
+)  # fmt: skip
+def test_a_bad_page_of_the_ranking_api_is_said_in_the_error_shape(rc, query, status, path):
+    response = Client().get(f"/api/v1/clubs/ranked/ranking/?{query}")
+    assert response.status_code == status
+    assert [e["path"] for e in response.json()["errors"]] == [path]
+
+
 # --- queries as many however big the club -------------------------------------------------------
 
 
