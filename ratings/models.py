@@ -266,3 +266,23 @@ class AwardHolder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.season or 'all time'}: {self.player_id}"
+
+
+class ClubReadVersion(models.Model):
+    """The version of what a club's ranking and its players' pages are computed from: their
+    read models are cached under it (``core.readcache``), so moving it is all a write does
+    for them to be read afresh — nothing is invalidated by hand, nothing stale is served.
+
+    Moved (``ratings.read_versions.club_read_bump``) when the follow-ups have rewritten the
+    club's statistics' lines, ratings or award holders (never on a hand's own request), and
+    when what those pages name changes: a membership or its display name, a player's name, the
+    club or one of its tournaments (their names, who may read them). A club without a row is
+    at version 0."""
+
+    #: the club's id, not a foreign key: a club's deletion removes its rows while its
+    #: memberships' and tournaments' deletions, which move this, are still being heard
+    club_id = models.BigIntegerField(primary_key=True)
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.version}"

@@ -14,6 +14,13 @@ Decisions where the issue was silent:
 * ``sort=name`` orders by the name's pinyin (as the club's player list does), then the name;
   ties of any other key are broken by the name as written, then the player id.
 * Ranks are shared on ties of the sort key (1, 1, 3).
+
+**Cached under the club's read version.** :func:`club_ranking_read` is what the page and the
+API answer: :func:`club_ranking` kept in the shared cache (``core.readcache``) under the club's
+read version (``ratings.read_versions``: moved by the follow-ups that rewrite the club's lines
+and ratings, and by a change of a name it shows) and the query (the period's days and zone,
+fewest sessions, sort, order). Never stale: a new version is a new key. A request then costs
+the club's version (one query) and the cache's answer, whatever the club's size.
 """
 
 from __future__ import annotations
@@ -28,9 +35,11 @@ from django.db.models.functions import Coalesce
 from clubs.models import Club
 from clubs.pinyin import pinyin_keys
 from core.errors import Invalid, problem
+from core.readcache import versioned
 from ratings.club_lines import LineTotals, club_line_totals, display_names
 from ratings.models import PROVISIONAL_SESSIONS, Rating, RatingChange
 from ratings.periods import Period, period_from
+from ratings.read_versions import club_read_version
 
 #: ``min_sessions`` above this is refused (inputs have limits)
 MAX_MIN_SESSIONS = 100_000
@@ -119,6 +128,10 @@ class ClubRanking:
     @property
     def order(self) -> str:
         return "desc" if self.descending else "asc"
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
 
 
 @dataclass(frozen=True)
@@ -257,6 +270,24 @@ def club_ranking(
         min_sessions=min_sessions,
         rows=tuple(ranked(rows, sort, descending)),
     )
+
+
+def club_ranking_read(club: Club, query: RankingQuery) -> ClubRanking:
+    """:func:`club_ranking` of ``query`` at the club's read version: from the cache when it
+    was computed at this version (see the module's docstring), else computed and kept."""
+    p = query.period
+    version = club_read_version(club.pk)  # read before the data: a newer write moves it
+    return versioned(
+        "club-ranking",
+        version,
+        lambda: club_ranking(
+            club, p, min_sessions=query.min_sessions, sort=query.sort,
+            descending=query.descending,
+        ),
+        parts=(club.pk, p.first_day, p.last_day, p.zone, query.min_sessions, query.sort,
+               int(query.descending)),
+        local=True,  # a ClubRanking is never changed once built: the process may share it
+    )  # fmt: skip
 
 
 # --- a player's place in his clubs' rankings (the profile's header) ---------------------------

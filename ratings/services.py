@@ -70,6 +70,7 @@ from ratings.models import (
     SessionLine,
     WinLine,
 )
+from ratings.read_versions import club_read_bump
 from ratings.receivers import AWARDS_TASK, REFRESH_TASK
 from tournaments.selectors import (
     session_credits,
@@ -361,6 +362,7 @@ def session_refresh(*, session_id: int) -> dict[str, Any]:
     # a refresh holds its pool's lock for a while. Should this process die in between,
     # the periodic check only refreshes the session once more.
     _mark_derived({session_id: version})
+    club_read_bump([club_id])  # the club's ranking and players' pages read afresh
     return done
 
 
@@ -439,7 +441,9 @@ def pool_recompute(*, club_id: int, tournament_id: int | None = None) -> int:
         pool = _pool_locked(club_id, tournament_id)
         pool.system = current_system()
         pool.save(update_fields=["system"])
-        return _recompute_locked(pool)
+        rated = _recompute_locked(pool)
+        club_read_bump([club_id])  # with the ratings, in their transaction
+        return rated
 
 
 def club_recompute(*, club_id: int, lines: bool = True) -> dict[str, int]:
@@ -537,4 +541,5 @@ def club_awards_refresh(*, club_id: int, seasons: Iterable[int] | None = None) -
         rows = [row for season in wanted for row in _holders(club, season)]
         holders.filter(season__in=wanted).delete()
         AwardHolder.objects.bulk_create(rows, batch_size=BATCH)
+        club_read_bump([club_id])  # with the holders, in their transaction
     return {"club": club_id, "seasons": wanted, "holders": len(rows)}

@@ -551,6 +551,11 @@ def _tournament_lines(player: Player, tournaments: dict[int, Tournament], period
 # --- the selector -----------------------------------------------------------------------------
 
 
+def player_visible(player: Player, user) -> bool:
+    """Whether ``user`` may see anything of the player (one query)."""
+    return players_visible_to(user).filter(pk=player.pk).exists()
+
+
 def player_stats(
     player: Player,
     user,
@@ -562,7 +567,7 @@ def player_stats(
     """His statistics over what ``user`` may read, restricted to ``club``'s own tables or to
     ``tournament``'s (the caller resolved them; one the user may not read covers nothing), in
     ``period``. None when the user may see nothing of the player (the API answers 404)."""
-    if not players_visible_to(user).filter(pk=player.pk).exists():
+    if not player_visible(player, user):
         return None
     period = period or Period()
     scope = _scope(_readable(player, user), club, tournament)

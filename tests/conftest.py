@@ -30,6 +30,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from config.celery import app
+from core import readcache
 from tests.helpers import assert_error_shape
 
 #: a Wednesday evening in the middle of a month, in the demo club's zone
@@ -45,8 +46,10 @@ def demo_clock():
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     cache.clear()
+    readcache.forget_local()  # what a process kept of the cache goes with it
     yield
     cache.clear()
+    readcache.forget_local()
 
 
 @pytest.fixture

@@ -9,18 +9,40 @@ This module only picks, orders and draws them: the charts come from ``pages.char
 Bounds: the awards are read for at most :data:`AWARD_CLUBS` clubs (those he played most in;
 ``?club=`` reads the one asked for), each for this year and all time, in one query; the
 sessions listed are his last :data:`LAST_SESSIONS`, read alone.
+
+**Kept under its version** (``core.readcache``; :func:`page_key`). The page's body is rendered
+once per version of what it shows and kept. Its version, read with the player in one query
+(``ratings.read_versions.player_with_page_version``), is
+
+* the read version of each club he has tables or a membership in: moved when a follow-up has
+  rewritten the club's lines, ratings or awards (his figures, ratings, ranks, awards,
+  head-to-head), and when a name or a right it shows changes (a membership, a player's name,
+  the club's or a tournament's row);
+* the ``data_version`` of each of his tables: his last tables are listed with their totals,
+  an open table's moving with every hand before any follow-up — so a hand shows at once.
+* his tournament entries (a player entered in a public tournament may be seen by anyone).
+
+Whether the visitor may see him at all is kept with the body (None: 404). Beside the
+version, the key holds what else the body depends on: the player, his name and his user, the
+visitor (his id and whether he is staff: what he may read; a change of his memberships moves
+the club's version), the club asked for, the x axis, the language, and the quarter hour
+(an award's "this year" turns at each club's New Year). Choosing the clubs' counters rather
+than every table's ``derived_version`` keeps the version one short query however long his
+history, and keeps it off a hand's request: the follow-ups move it.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from clubs.models import Club
+from clubs.models import Club, Player
 from clubs.selectors import club_today
 from core.names import Name
 from pages import charts
@@ -36,6 +58,18 @@ AWARD_CLUBS = 3
 #: the last sessions and tournament tables the page lists
 LAST_SESSIONS = 10
 X_AXES = ("sessions", "dates")
+
+
+def page_key(who: Player, user, club: Club | None, x: str) -> tuple:
+    """The parts of the page's key beside its version (see above)."""
+    authenticated = bool(user and user.is_authenticated)
+    viewer = (user.pk, int(user.is_superuser)) if authenticated else (0, 0)
+    name = hashlib.blake2b(who.name.encode(), digest_size=8).hexdigest()
+    now = timezone.now()
+    quarter = f"{now:%Y%m%d%H}{now.minute // 15}"
+    parts = (who.pk, name, who.user_id or 0, *viewer, club.pk if club else 0, x, get_language(),
+             quarter)  # fmt: skip
+    return parts
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,11 @@ ranking/`` answers); this module only turns the page's query string into that se
 query and back into links. The page's query is the API's (``from``, ``to``, ``min_sessions``,
 ``sort``, ``order``) and ``period``: ``month`` or ``year`` (the club's current one, in its time
 zone), ``all``, or ``custom`` (the ``from``/``to`` dates; the default when dates are given).
+
+**Pages.** The table shows :data:`PAGE_SIZE` rows at a time (``?page=2``; ``?page=all``: every
+row, the "show all" link), ranked over the whole ranking: page 2 starts at the 101st player.
+A sort or a period starts again at page 1; "all" stays. A page that is not a whole number from
+1 to the last page is a bad query, said in words (400), like any other.
 """
 
 from __future__ import annotations
@@ -34,7 +39,12 @@ PERIODS = {
     "custom": _("Your own dates"),
 }
 #: the query string's keys the page reads (and its links carry on)
-KEYS = ("period", "from", "to", "min_sessions", "sort", "order")
+KEYS = ("period", "from", "to", "min_sessions", "sort", "order", "page")
+#: the rows of the ranking a page shows (``?page=all``: every row)
+PAGE_SIZE = 100
+#: ``?page=`` above this is refused before anything is read (inputs have limits)
+MAX_PAGE = 100_000
+ALL_PAGES = "all"
 
 
 @dataclass(frozen=True)
@@ -106,10 +116,14 @@ class PageQuery:
     values: dict[str, str]
     query: RankingQuery | None
     problems: tuple[str, ...] = ()
+    number: int | None = 1  # the page asked for; None: every row
 
     def link(self, **changes: str | None) -> str:
-        """The page's query string with ``changes`` (None drops a key), for a link."""
+        """The page's query string with ``changes`` (None drops a key), for a link. Another
+        sort or period starts at page 1 unless every row was shown."""
         values = {**self.values, **changes}
+        if "page" not in changes and values.get("page") != ALL_PAGES:
+            values.pop("page", None)
         if values.get("period") != "custom":
             values.pop("from", None)
             values.pop("to", None)
@@ -130,6 +144,64 @@ class PageQuery:
             params["sort"] = q.sort
             params["order"] = "desc" if q.descending else "asc"
         return urlencode(params)
+
+
+def page_number(text: str) -> int | None:
+    """``?page=``: a whole number from 1, or ``all`` (None); ValueError otherwise."""
+    if text == ALL_PAGES:
+        return None
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text[:7]) <= MAX_PAGE:
+        raise ValueError(text)
+    return int(text)
+
+
+def page_problem(last: int) -> str:
+    """A bad ``?page=`` in words, with the pages there are."""
+    return str(
+        ngettext(
+            "The page is 1 (the ranking has %(last)s page) or “all”.",
+            "The page is a whole number from 1 to %(last)s, or “all”.",
+            last,
+        )
+        % {"last": last}
+    )
+
+
+@dataclass(frozen=True)
+class Pages:
+    """Where the rows shown sit in the ranking, and the links to the others."""
+
+    number: int | None  # None: every row shown
+    last: int
+    first_row: int  # 0-based index of the first row shown
+    rows: int  # how many are shown
+    total: int
+    previous: str  # links ("" where there is none)
+    next: str
+    all: str
+    around: tuple[tuple[int, str], ...]  # the pages around this one (at most 9), with links
+
+
+def pages_of(page: PageQuery, total: int) -> Pages | None:
+    """The page asked for among ``total`` rows; None when there is no such page."""
+    last = max(1, -(-total // PAGE_SIZE))
+    n = page.number
+    if n is not None and n > last:
+        return None
+    start, count = (0, total) if n is None else ((n - 1) * PAGE_SIZE, PAGE_SIZE)
+    count = min(count, total - start)
+    at = n or 1
+    back = str(at - 1) if at > 2 else None  # page 1 is the page without ?page=
+    low = max(1, min(at - 4, last - 8))
+    around = tuple(
+        (k, page.link(page=str(k) if k > 1 else None)) for k in range(low, min(last, low + 8) + 1)
+    )
+    return Pages(
+        number=n, last=last, first_row=start, rows=count, total=total,
+        previous=page.link(page=back) if n is not None and at > 1 else "",
+        next=page.link(page=str(at + 1)) if n is not None and at < last else "",
+        all=page.link(page=ALL_PAGES), around=around,
+    )  # fmt: skip
 
 
 def period_days(choice: str, today: date) -> tuple[date | None, date | None]:
@@ -162,9 +234,15 @@ def page_query(params, zone: str, today: date) -> PageQuery:
     except Invalid as e:
         problems += e.problems
         query = None
-    if problems:
-        return PageQuery(choice, values, None, tuple(problem_words(problems)))
-    return PageQuery(choice, values, query)
+    words = problem_words(problems)
+    try:
+        number = page_number(values.get("page", "1"))
+    except ValueError:
+        number = 1
+        words.append(str(_("The page is a whole number from 1, or “all”.")))
+    if words:
+        return PageQuery(choice, values, None, tuple(words), number)
+    return PageQuery(choice, values, query, number=number)
 
 
 @dataclass(frozen=True)
@@ -198,14 +276,15 @@ def headings(page: PageQuery) -> list[Heading]:
     return out
 
 
-def ranking_rows(ranking) -> SafeString:
+def ranking_rows(ranking, first: int = 0, count: int | None = None) -> SafeString:
     """The ranking's ``<tr>``, written in Python: five hundred rows through the template language
     cost several times the ranking's queries (``make bench``). The markup is the one the
     template drew; every value is escaped or a number."""
     mark = escape(_("?"))
     player_url = reverse("page-player", args=[0]).replace("/0/", "/{}/")
     parts = []
-    for r in ranking.rows:
+    shown = ranking.rows[first:] if count is None else ranking.rows[first : first + count]
+    for r in shown:
         prov = ""
         if r.provisional:
             title = escape(

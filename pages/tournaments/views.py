@@ -300,7 +300,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the standings page, a page of players at a time -------------------------------------------
 
-#: the players a page of the standings shows (``?page=N``; ``?all=1``: every one of them)
+#: the players a page of the standings shows (``?page=N``; ``?page=all``: every one of them)
 STANDINGS_PAGE = 100
 
 
@@ -334,11 +334,12 @@ PLAYERS_KEPT = 64
 
 def _page_asked(request: HttpRequest) -> int:
     """The page of the standings asked for (``?page=N``, 1 when it is no page number; 0 for
-    ``?all=1``), before it is held to the pages there are."""
-    if request.GET.get("all") == "1":
+    ``?page=all``), before it is held to the pages there are."""
+    asked = request.GET.get("page", "1")
+    if asked == "all":
         return 0
     try:
-        return max(1, int(request.GET.get("page", "1")))
+        return max(1, int(asked))
     except ValueError:
         return 1
 
@@ -393,7 +394,7 @@ def _standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standi
 @require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Rank, trend, the tiebreak chain's values named, a column per round; a page of players
-    at a time (``?page=N``), or all of them (``?all=1``)."""
+    at a time (``?page=N``), or all of them (``?page=all``)."""
     tournament = tournament_for(request, slug)
     context = _context(request, tournament, live_follow=_follow(tournament))
     page = standings_page(tournament, full=context["may_referee"], asked=_page_asked(request))

@@ -1,7 +1,11 @@
 """``GET /api/v1/clubs/{slug}/ranking/``: the club ranking (排行榜) of a period, as JSON or CSV.
 
-The answer renders ``ratings.ranking.ClubRanking``; a members-only club is, to anyone else, a
-club that does not exist (404).
+The answer renders ``ratings.ranking.ClubRanking`` (kept under the club's read version,
+``ratings.ranking.club_ranking_read``); a members-only club is, to anyone else, a club that
+does not exist (404). ``count`` is how many rows the ranking has; ``?page=N`` answers its
+N-th :data:`PAGE_SIZE` rows (``page_size``: 1 to :data:`MAX_PAGE_SIZE`), ranked over the
+whole ranking; without ``page``, every row (as before pages were asked for). A page past the
+last is a 404, a page or size that is not a number a 400.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from rest_framework.response import Response
 
 from clubs.api.access import club_for
 from core.api import CSVCapableView
+from core.errors import Invalid, NotFound, problem
 from ratings.api.common import (
     FORMAT_PARAM,
     PERIOD_PARAMS,
@@ -22,9 +27,11 @@ from ratings.api.common import (
     RoundedFloatField,
     period_data,
 )
-from ratings.ranking import SORT_KEYS, ClubRanking, RankingRow, club_ranking, ranking_query
+from ratings.ranking import SORT_KEYS, ClubRanking, RankingRow, club_ranking_read, ranking_query
 
 RATE = "a float rounded to 4 places (null: no denominator); the counts beside it are exact"
+#: the rows of a page (``?page=``) unless ``page_size`` says otherwise, and its most
+PAGE_SIZE, MAX_PAGE_SIZE = 100, 500
 
 
 class RankingRowSerializer(serializers.Serializer):
@@ -63,7 +70,12 @@ class ClubRankingOutSerializer(serializers.Serializer):
     sort = serializers.ChoiceField(choices=list(SORT_KEYS))
     order = serializers.ChoiceField(choices=["asc", "desc"])
     min_sessions = serializers.IntegerField()
-    rows = RankingRowSerializer(many=True)
+    count = serializers.IntegerField(help_text="the ranking's rows, on every page")
+    rows = RankingRowSerializer(many=True, help_text="every row, or those of ?page=")
+
+    def __init__(self, *args, rows: slice = slice(None), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown = rows
 
     def to_representation(self, ranking: ClubRanking) -> dict[str, Any]:
         # What the declared fields give (the schema's source), written out directly: five
@@ -74,7 +86,8 @@ class ClubRankingOutSerializer(serializers.Serializer):
             "sort": ranking.sort,
             "order": ranking.order,
             "min_sessions": ranking.min_sessions,
-            "rows": [row_data(row) for row in ranking.rows],
+            "count": len(ranking.rows),
+            "rows": [row_data(row) for row in ranking.rows[self.shown]],
         }
 
 
@@ -96,10 +109,10 @@ def row_data(r: RankingRow) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def csv_rows(ranking: ClubRanking) -> list[dict[str, Any]]:
+def csv_rows(ranking: ClubRanking, shown: slice = slice(None)) -> list[dict[str, Any]]:
     """One flat row per player, a column per figure; places as place_1 … place_4."""
     rows = []
-    for row in ranking.rows:
+    for row in ranking.rows[shown]:
         data = row_data(row)
         places = data.pop("places")
         at = list(data).index("average") + 1
@@ -116,8 +129,39 @@ RANKING_PARAMS = [
     OpenApiParameter(
         "order", str, enum=["asc", "desc"], description="default: asc for name, else desc"
     ),
+    OpenApiParameter("page", int, description="the N-th page of page_size rows; none: all"),
+    OpenApiParameter(
+        "page_size", int, description=f"rows of a page: {PAGE_SIZE}, at most {MAX_PAGE_SIZE}"
+    ),
     FORMAT_PARAM,
 ]
+
+
+def _whole(text: str, top: int) -> int | None:
+    """A whole number from 1 to ``top`` written in a few ASCII digits, else None."""
+    text = text.strip()
+    ok = text.isascii() and text.isdigit() and len(text) <= 7
+    return int(text) if ok and 1 <= int(text) <= top else None
+
+
+def rows_shown(params, count: int) -> slice:
+    """The rows ``?page=&page_size=`` ask for among ``count`` (every row without ``page``)."""
+    page_text, size_text = params.get("page"), params.get("page_size")
+    problems = []
+    size = PAGE_SIZE if size_text in (None, "") else _whole(size_text, MAX_PAGE_SIZE)
+    if size is None:
+        message = f"page_size is a whole number from 1 to {MAX_PAGE_SIZE}"
+        problems.append(problem("page_size", "invalid", message))
+    page = None if page_text in (None, "") else _whole(page_text, 10**6)
+    if page_text not in (None, "") and page is None:
+        problems.append(problem("page", "invalid", "page is a whole number from 1"))
+    if problems:
+        raise Invalid(problems)
+    if page is None:
+        return slice(None)
+    if (page - 1) * size >= max(count, 1):
+        raise NotFound("Invalid page: the ranking has fewer rows.", path="page")
+    return slice((page - 1) * size, page * size)
 
 
 class ClubRankingView(CSVCapableView):
@@ -128,13 +172,8 @@ class ClubRankingView(CSVCapableView):
     def get(self, request: Request, slug: str, format=None) -> Response:
         club = club_for(request, slug)
         query = ranking_query(request.query_params, club.time_zone)
-        ranking = club_ranking(
-            club,
-            query.period,
-            min_sessions=query.min_sessions,
-            sort=query.sort,
-            descending=query.descending,
-        )
+        ranking = club_ranking_read(club, query)  # under the club's read version
+        shown = rows_shown(request.query_params, len(ranking.rows))
         if self.wants_csv(request):
-            return Response(csv_rows(ranking))
-        return Response(ClubRankingOutSerializer(ranking).data)
+            return Response(csv_rows(ranking, shown))
+        return Response(ClubRankingOutSerializer(ranking, rows=shown).data)

@@ -1,4 +1,4 @@
-"""The standings page a page of players at a time: ``?page=N`` (100 a page), ``?all=1`` every
+"""The standings page a page of players at a time: ``?page=N`` (100 a page), ``?page=all`` every
 player, any other ``?page=`` a page that exists (never an error); kept in the cache under the
 latest snapshot (never stale: a new snapshot is a new key); its queries do not grow with the
 field (100 or 2,000 players). The projector still shows every player. A round's printed seating
@@ -85,14 +85,14 @@ def test_a_page_at_a_time_and_all_on_one(open250):
     assert len(ranks(first)) == 100 and ranks(first)[0] == 1
     assert "Page 1 of 3: players 1–100 of 250" in first
     assert 'href="?page=2" rel="next"' in first and 'rel="prev"' not in first
-    assert 'href="?all=1"' in first
+    assert 'href="?page=all"' in first
     second = get(path + "?page=2")
     assert len(ranks(second)) == 100 and "players 101–200 of 250" in second
     assert 'href="?page=1" rel="prev"' in second and 'href="?page=3" rel="next"' in second
     assert ranks(second)[0] >= ranks(first)[-1]
     last = get(path + "?page=3")
     assert len(ranks(last)) == 50 and 'rel="next"' not in last
-    every = get(path + "?all=1")
+    every = get(path + "?page=all")
     assert len(ranks(every)) == 250 and "All 250 players" in every
     assert ranks(every) == ranks(first) + ranks(second) + ranks(last)
     players = re.findall(r'data-player="(\d+)"', every)
@@ -112,7 +112,7 @@ def test_any_other_page_asked_is_a_page_there_is(open250, asked, page):
 def test_the_pages_in_chinese(open250):
     body = get(f"/tournaments/{open250.slug}/standings/?page=2", "zh-Hans")
     assert "第 2 页，共 3 页" in body and "显示全部" in body
-    assert "共 250 名选手" in get(f"/tournaments/{open250.slug}/standings/?all=1", "zh-Hans")
+    assert "共 250 名选手" in get(f"/tournaments/{open250.slug}/standings/?page=all", "zh-Hans")
 
 
 def test_a_small_field_has_no_pages(open250):
@@ -149,7 +149,7 @@ def _queries(path: str) -> tuple[int, int]:
 
 def test_the_queries_are_the_same_with_100_or_2000_players():
     small, big = field_of(100, slug="hundred"), field_of(2000, slug="two-thousand")
-    for page in ("", "?all=1"):
+    for page in ("", "?page=all"):
         assert _queries(f"/tournaments/{small.slug}/standings/{page}") == _queries(
             f"/tournaments/{big.slug}/standings/{page}"
         ), page

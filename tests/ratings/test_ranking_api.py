@@ -161,7 +161,8 @@ def test_the_query_count_is_the_same_for_4_and_12_players(
     django_capture_on_commit_callbacks, api_client
 ):
     """One table of 4 players, or three tables of 12 with 1, 2 and 3 hands: the same number
-    of queries (the club, then the four of club_ranking), JSON or CSV."""
+    of queries — computed (the club, its read version, then the four of club_ranking), then
+    the JSON's ranking kept for the CSV (the club and its read version alone)."""
     counts = []
     for tables in (1, 3):
         club = club_of_tables(tables, django_capture_on_commit_callbacks)
@@ -170,7 +171,8 @@ def test_the_query_count_is_the_same_for_4_and_12_players(
                 response = api_client.get(url(club, query))
             assert response.status_code == 200
             counts.append(len(queries))
-    assert counts[0] == counts[2] and counts[1] == counts[3] and counts[0] <= 5
+    assert counts[0] == counts[2] and counts[1] == counts[3]
+    assert counts[0] <= 6 and counts[1] <= 2
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised(rc, api_client):
