@@ -310,7 +310,8 @@ class StandingsPage:
     the lines of this page (their rows drawn), which players they are, and the pages."""
 
     standings: Standings
-    rows: SafeString
+    #: the pages' links and the table of this page's lines, drawn (what grows with the field)
+    block: SafeString
     number: int  # 0: every player on one page
     pages: int
     players: int
@@ -369,9 +370,9 @@ def standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standin
     pages = max(1, -(-players // STANDINGS_PAGE))
     number = min(asked, pages)
     return readcache.versioned(
-        "standings-page-1", key,
+        "standings-page-2", key,
         lambda: _standings_page(tournament, full=full, asked=number),
-        parts=(get_language(), number),
+        parts=(get_language(), number), local=True,
     )  # fmt: skip
 
 
@@ -383,12 +384,16 @@ def _standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standi
     stop = players if number == 0 else min(players, start + STANDINGS_PAGE)
     found = standings_of(tournament, full=full, only=slice(start, stop))
     rows = standings_rows(found)
-    # kept drawn: the table's head without its rows, the lines in ``rows`` alone
+    # kept drawn: the table's head without its rows, the pages and the lines in ``block``
     found = replace(found, table=replace(found.table, rows=()), lines=())
-    return StandingsPage(
-        standings=found, rows=rows, number=number, pages=pages,
+    page = StandingsPage(
+        standings=found, block=SafeString(""), number=number, pages=pages,
         players=players, first=start + 1 if players else 0, last=stop,
     )  # fmt: skip
+    block = render_to_string(
+        "pages/tournaments/standings_block.html", {"standings": found, "rows": rows, "pager": page}
+    )
+    return replace(page, block=block)  # render_to_string answers a SafeString
 
 
 @require_safe
@@ -398,7 +403,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     context = _context(request, tournament, live_follow=_follow(tournament))
     page = standings_page(tournament, full=context["may_referee"], asked=_page_asked(request))
-    context.update(standings=page.standings, rows=page.rows, pager=page)
+    context.update(standings=page.standings, pager=page)
     return render(request, "pages/tournaments/standings.html", context)
 
 

@@ -191,8 +191,8 @@ def main() -> None:
         big = tournaments[PLAYERS[-1]]
         bench.page(f"GET /tournaments/<slug>/standings/?page=50 ({PLAYERS[-1]:,} players)",
                    visitor, f"/tournaments/{big.slug}/standings/?page=50")  # fmt: skip
-        bench.page(f"GET /tournaments/<slug>/standings/?all=1 ({PLAYERS[-1]:,} players)",
-                   visitor, f"/tournaments/{big.slug}/standings/?all=1")  # fmt: skip
+        bench.page(f"GET /tournaments/<slug>/standings/?page=all ({PLAYERS[-1]:,} players)",
+                   visitor, f"/tournaments/{big.slug}/standings/?page=all")  # fmt: skip
         for p, t in tournaments.items():
             bench.page(f"GET /tournaments/<slug>/rounds/2/print/ ({p:,} players)", visitor,
                        f"/tournaments/{t.slug}/rounds/2/print/", size=f"{p:,} players",
