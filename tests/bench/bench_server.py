@@ -92,6 +92,7 @@ from tests.processes import (  # noqa: E402
     stop,
     wait_serving,
 )
+from tests.scoring.engine.records import XUEZHAN  # noqa: E402
 
 HOST = "127.0.0.1"
 SECONDS = float(os.environ.get("BENCH_SERVER_SECONDS", "4"))
@@ -145,21 +146,9 @@ MIN_SERVED = 10
 #: gunicorn's access log: the bench's tag of each request and gunicorn's time of it (µs)
 ACCESS_FORMAT = "%({x-bench}i)s %(s)s %(D)s"
 
-#: a 血战 hand with the tiles shown: the engine evaluates each winner's hand
-SHOWN = {
-    "dealer": 0,
-    "events": [
-        {"type": "kong", "seat": 3, "kind": "concealed", "tile": "9s"},
-        {"type": "kong", "seat": 1, "kind": "direct", "tile": "5m", "from": 0},
-        {"type": "win", "from": 1, "tile": "3p", "situation": [],
-         "winners": [{"seat": 2, "concealed": "12p456p789p11m789m"}]},
-        {"type": "win", "from": None, "tile": "6s", "situation": [],
-         "winners": [{"seat": 0, "concealed": "33p777p222s444s66s"}]},
-        {"type": "win", "from": None, "tile": "7s", "situation": [],
-         "winners": [{"seat": 3, "concealed": "123s456s77s22m",
-                      "melds": [{"kind": "kong", "tile": "9s", "concealed": True}]}]},
-    ],
-}  # fmt: skip
+#: a 血战 hand with the tiles shown: the engine evaluates each winner's hand (S3 暗杠 9s, S1
+#: 直杠 5m, S2 平胡, S0 对对胡 自摸, S3 平胡 + 根 自摸)
+SHOWN = XUEZHAN
 #: the same game declared (pattern and roots, no tiles), as a phone's quick entry sends it
 DECLARED = {
     "dealer": 0,
