@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,8 +39,12 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import timing  # noqa: E402
+from tests.bench.targets import at_most  # noqa: E402
 
 N = int(os.environ.get("BENCH_PAGES_N", "50"))
+#: the page rendered and a declared hand saved through it (median); the taps for that hand
+TARGET_MS = 30
+TAPS_AIM = 10
 FORM = {"w1_seat": "1", "w1_from": "self", "w1_pattern": "qingyise", "w1_roots": "1",
         "dealer": "0"}  # fmt: skip
 JSON_HAND = {
@@ -90,8 +95,11 @@ def timed(fn, n: int = N) -> list[float]:
     return timing.timed(fn, n)
 
 
-def line(label: str, ms: list[float]) -> str:
-    return timing.line(label, ms, 58)
+def line(label: str, ms: list[float], target_ms: float | None = None) -> str:
+    text = timing.line(label, ms, 58)
+    if target_ms is not None:  # the issue "At the table": rendered and saved in ≤ 30 ms
+        text += f"   {at_most(statistics.median(ms), target_ms)}"
+    return text
 
 
 def main() -> None:
@@ -158,9 +166,11 @@ def main() -> None:
             else "the given database"
         )
         print(f"table page, in-process, {db}, N = {N}")
-        print(line("render GET /sessions/<id>/ (40 hands)", render))
+        print(line("render GET /sessions/<id>/ (40 hands)", render, TARGET_MS))
         print(line("reference: GET /api/v1/sessions/<id>/ (same table)", api_read))
-        print(line("save declared 'S1 自摸 清一色 1根': POST /sessions/<id>/", saved_form))
+        print(
+            line("save declared 'S1 自摸 清一色 1根': POST /sessions/<id>/", saved_form, TARGET_MS)
+        )
         print(line("  then the redirect's GET (payments in words, totals)", after))
         print(line("reference: POST /api/v1/sessions/<id>/hands/ (same hand)", saved_json))
     print(taps_line())
@@ -197,9 +207,10 @@ def taps_line() -> str:
     if found is None:
         tail = (run.stdout + run.stderr).strip().splitlines()[-1:] or ["no output"]
         return f"  taps for 'S1 自摸 清一色 1根': not counted ({tail[0]})"
+    taps = int(found.group(1))
     return (
-        f"  taps for 'S1 自摸 清一色 1根' on a phone (browser test, this run): {found.group(1)}"
-        " on a first hand, the dealer chosen; aim ≤ 10"
+        f"  taps for 'S1 自摸 清一色 1根' on a phone (browser test, this run): {taps}"
+        f" on a first hand, the dealer chosen; {at_most(taps, TAPS_AIM, '')}"
     )
 
 
