@@ -15,6 +15,7 @@ is as right as Redis's copy, and a page read often (a club's ranking) skips the 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
 
@@ -25,6 +26,8 @@ T = TypeVar("T")
 #: how many read models a process keeps itself (``local=True``), beside the shared cache
 LOCAL_ITEMS = 256
 _local: dict[str, object] = {}
+#: the ASGI server's threads share ``_local``: one of them evicts and adds at a time
+_local_lock = threading.Lock()
 
 #: how long a computed read model is kept (seconds); its version, not this, keeps it right
 TIMEOUT = 6 * 3600
@@ -56,9 +59,10 @@ def versioned(
         hit = build()
         cache.set(k, hit, timeout)
     if local:
-        while len(_local) >= LOCAL_ITEMS:  # the oldest first (dicts keep their order)
-            _local.pop(next(iter(_local)), None)
-        _local[k] = hit
+        with _local_lock:
+            while len(_local) >= LOCAL_ITEMS:  # the oldest first (dicts keep their order)
+                _local.pop(next(iter(_local)), None)
+            _local[k] = hit
     return hit
 
 

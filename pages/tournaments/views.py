@@ -327,12 +327,6 @@ class StandingsPage:
         return self.number + 1 if 0 < self.number < self.pages else None
 
 
-#: the standings' number of players by their key, in this process (a snapshot never changes:
-#: never stale), so that a page is one read of the cache; the oldest goes first
-_PLAYERS: dict[str, int] = {}
-PLAYERS_KEPT = 64
-
-
 def _page_asked(request: HttpRequest) -> int:
     """The page of the standings asked for (``?page=N``, 1 when it is no page number; 0 for
     ``?page=all``), before it is held to the pages there are."""
@@ -358,15 +352,10 @@ def standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standin
     rules = selectors.rules_of(tournament)
     ruled = hashlib.blake2b(repr(rules).encode(), digest_size=8).hexdigest()
     key = f"{tournament.pk}:{pk}:{version}:{computed_at.timestamp()}:{int(full)}:{ruled}"
-    players = _PLAYERS.get(key)
-    if players is None:
-        players = readcache.versioned(
-            "standings-players", key,
-            lambda: len(selectors.latest_standings(tournament, full=full).rows),
-        )  # fmt: skip
-        _PLAYERS[key] = players
-        while len(_PLAYERS) > PLAYERS_KEPT:
-            _PLAYERS.pop(next(iter(_PLAYERS)))
+    players = readcache.versioned(
+        "standings-players", key,
+        lambda: len(selectors.latest_standings(tournament, full=full).rows), local=True,
+    )  # fmt: skip
     pages = max(1, -(-players // STANDINGS_PAGE))
     number = min(asked, pages)
     return readcache.versioned(
