@@ -1,10 +1,12 @@
 """The shared cache, failing open: Redis down never fails a request.
 
-The cache holds nothing that is not also somewhere else or cheap to lose: throttle counters
-(DRF's and the failed-login counts of ``core.logins``). With Redis unreachable every API request
-answered 500 (DRF's throttles read the cache first). :class:`FailOpenRedisCache` answers a
-cache that cannot be reached as an empty one — a read is a miss, a write does nothing — so the
-throttles let requests through (fail open) while the request itself is served from PostgreSQL.
+The cache holds nothing that is not also somewhere else or cheap to lose: throttle logs
+(DRF's, kept by :meth:`FailOpenRedisCache.sliding_log`, and the failed-login counts of
+``core.logins``) and read models kept under their data version (``core.readcache``). With
+Redis unreachable every API request answered 500 (DRF's throttles read the cache first).
+:class:`FailOpenRedisCache` answers a cache that cannot be reached as an empty one — a read is
+a miss, a write does nothing — so the throttles let requests through (fail open) while the
+request itself is served from PostgreSQL.
 
 A failure opens a breaker for ``BREAKER_SECONDS``: during it the cache is not even tried (each
 try would cost a connect timeout), then the next call tries Redis again. The outage is logged
@@ -15,6 +17,7 @@ down``, :func:`cache_state`).
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -88,6 +91,7 @@ class FailOpenRedisCache(RedisCache):
         super().__init__(server, params)
         self._class = _OneClientPerPool
         self.breaker = _Breaker()
+        self._scripts: dict[int, Any] = {}
 
     def _guarded(self, call: Callable[[], Any], fallback: Any) -> Any:
         if not self.breaker.closed():
@@ -145,6 +149,27 @@ class FailOpenRedisCache(RedisCache):
     def clear(self):
         return self._guarded(lambda: RedisCache.clear(self), None)
 
+    def sliding_log(
+        self, key: str, now: float, duration: int, limit: int
+    ) -> tuple[bool, int, float] | None:
+        """A rate limit's sliding log (DRF's throttles): drop the times at or before ``now -
+        duration``, then log ``now`` if fewer than ``limit`` remain. One script in Redis: one
+        round trip, and atomic, where DRF's read of the whole log and write of it back let two
+        requests at once both pass the last free place. Answers (allowed, times in the log,
+        the oldest time in it), or None while the cache is unreachable (fail open)."""
+        return self._guarded(lambda: self._sliding_log(key, now, duration, limit), None)
+
+    def _sliding_log(self, key: str, now: float, duration: int, limit: int):
+        client = self._cache.get_client(write=True)
+        script = self._scripts.get(id(client))
+        if script is None:
+            script = self._scripts.setdefault(id(client), client.register_script(_SLIDING_LOG))
+        member = f"{now!r}:{secrets.token_hex(4)}"
+        allowed, count, oldest = script(
+            keys=[self.make_and_validate_key(key)], args=[repr(now), duration, limit, member]
+        )
+        return bool(allowed), int(count), float(oldest)
+
 
 def cache_state() -> tuple[str, str]:
     """The default cache for ``/healthz``: ("ok" | "down" | "local", what failed)."""
@@ -156,3 +181,19 @@ def cache_state() -> tuple[str, str]:
     except Exception as exc:  # noqa: BLE001 - any failure: the cache is not usable
         return "down", f"{type(exc).__name__}: {exc}"
     return "ok", ""
+
+
+#: KEYS[1]: the log (a sorted set of times); ARGV: now, duration (s), limit, a unique member
+_SLIDING_LOG = """
+local now, duration = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - duration)
+local count = redis.call('ZCARD', KEYS[1])
+if count >= tonumber(ARGV[3]) then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    return {0, count, oldest[2]}
+end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('EXPIRE', KEYS[1], duration)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {1, count + 1, oldest[2]}
+"""

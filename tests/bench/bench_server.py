@@ -445,7 +445,7 @@ class Request:
     label: str
     #: per client: (method, path, body, headers, expected status), sent in turn
     requests: list[list[tuple]]
-    kind: str  # "ceiling", "hand" or "page"
+    kind: str  # "ceiling", "hand", "page" or "reference" (no target: what a part costs)
     queries: int | None = None
 
 
@@ -477,6 +477,18 @@ def hand_request(key: str, label: str, tables: list[int], tokens: list[str]) -> 
     return Request(key, label, per_client, "hand")
 
 
+def settle_request(tokens: list[str]) -> Request:
+    """The same hands through ``POST /api/v1/engine/settle`` with a scorer's token: what a
+    hand costs before the database (DRF, the token, the engine, the answer), stored nowhere;
+    the hand's ratio cannot be above this one's."""
+    per_client = []
+    for token in tokens:
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        body = [json.dumps({**h, "ruleset": "qq", "mode": "xuezhan"}).encode() for h in HANDS]
+        per_client.append([("POST", "/api/v1/engine/settle", b, headers, 200) for b in body])
+    return Request("settle", "POST engine/settle (the hand, not stored)", per_client, "reference")
+
+
 def requests_of(tables: Tables, sizes: list[Sizes]) -> list[Request]:
     """Every request measured: the ceiling, the hands, then each size's pages."""
     health = [[("GET", "/healthz?check=database", None, {}, 200)]] * CLIENTS
@@ -487,6 +499,7 @@ def requests_of(tables: Tables, sizes: list[Sizes]) -> list[Request]:
         hand_request(
             "hand400", f"POST a hand (tables of {BIG_TABLE}+ hands)", tables.grown, tables.tokens
         ),
+        settle_request(tables.tokens),
         page("table12", f"GET table page ({SMALL_TABLE} hands)",
              f"/sessions/{tables.pages[SMALL_TABLE]}/", cookie),
     ]  # fmt: skip
@@ -810,6 +823,8 @@ def targets_of(r: Request, f: Figure, fresh: Figure | None, fresh_queries: int |
         return "; ".join(parts)
     if r.kind == "page":
         return f"{at_least(f.ratio, PAGE_RATIO)}; median " + at_most(f.server_p50, PAGE_MEDIAN_MS)
+    if r.kind == "reference":
+        return "a reference (no target): the hand's ceiling, nothing stored"
     return "the ceiling"
 
 
@@ -822,7 +837,7 @@ def report(requests: list[Request], found: dict[str, Figure], sizes: list[Sizes]
     )
     say(HEADER)
     by_key = {r.key: r for r in requests}
-    shown = ["healthz", "hand", "hand400", "table12"] + [
+    shown = ["healthz", "hand", "hand400", "settle", "table12"] + [
         f"{k}@size{n + 1}" if SCALE else k for k, n in MAIN.items()
     ]
     for key in shown:

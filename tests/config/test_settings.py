@@ -73,7 +73,7 @@ def test_throttle_defaults():
     assert result.returncode == 0, result.stderr
     rates, classes = result.stdout.splitlines()
     assert rates == "{'anon': '600/min', 'user': '6000/min', 'engine': '1200/min'}"
-    assert "rest_framework.throttling.ScopedRateThrottle" in classes
+    assert "core.throttling.ScopedRateThrottle" in classes
 
 
 def test_test_mode_hashes_fast_and_does_not_throttle():
