@@ -5,9 +5,12 @@ compiling an ORM query costs several times what running it does. The few below t
 names from ``Model._meta`` and return typed results. On PostgreSQL a hand is two statements
 (issue 25): :data:`LOCK_STATE_SQL` locks the session and reads all a new hand depends on, and
 :data:`HAND_WRITE_SQL` stores the hand, its payments and revision, counts the session's write
-and asks for its follow-up; both are prepared once per connection (``core.db.prepared_row``), since
-PostgreSQL took longer to plan them than to run them. Elsewhere (SQLite) the portable
-statements of :func:`lock_session`, :func:`session_state` and :func:`payments_insert` do it.
+and asks for its follow-up (and, for a hand sent with an ``Idempotency-Key``, stores the answer
+``core.idempotency`` replays for it: with the key read along with the token, a hand with a key
+costs the 5 queries of one without: token, BEGIN, these two, COMMIT); both are prepared once per
+connection (``core.db.prepared_row``), since PostgreSQL took longer to plan them than to run
+them. Elsewhere (SQLite) the portable statements of :func:`lock_session`,
+:func:`session_state` and :func:`payments_insert` do it, and the answer is stored with the ORM.
 ``tests/clubs/test_query_count.py`` counts them; ``make bench`` times them.
 """
 

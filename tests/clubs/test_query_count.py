@@ -16,6 +16,12 @@ with its lock and the scorer's role, and its seats with its bettors, each in one
 the lock read the state too and the write became one statement, issue 25.) Nothing read grows
 with the table: hand 400 costs what hand 1 does.
 
+A hand sent with an ``Idempotency-Key`` (a phone always sends one) costs the same 5 (9 before:
+the key's lookup, the savepoint of the service's transaction nested in the key's, the INSERT of
+the answer after it): the token's statement reads the user's answer for the key, and the hand's
+statement stores the answer, worked out before it. A replay of a stored answer is 3 (the token
+with the answer, then the access check it passed, run again: the club and the user's role).
+
 The rules the session pinned are rebuilt from its snapshot's description once per process (the
 first hand under a ruleset reads the description: one query more); the counts here are the
 steady state, every process having seen the ruleset before.
