@@ -5,9 +5,12 @@ compiling an ORM query costs several times what running it does. The few below t
 names from ``Model._meta`` and return typed results. On PostgreSQL a hand is two statements
 (issue 25): :data:`LOCK_STATE_SQL` locks the session and reads all a new hand depends on, and
 :data:`HAND_WRITE_SQL` stores the hand, its payments and revision, counts the session's write
-and asks for its follow-up; both are prepared once per connection (``core.db.prepared_row``), since
-PostgreSQL took longer to plan them than to run them. Elsewhere (SQLite) the portable
-statements of :func:`lock_session`, :func:`session_state` and :func:`payments_insert` do it.
+and asks for its follow-up (and, for a hand sent with an ``Idempotency-Key``, stores the answer
+``core.idempotency`` replays for it: with the key read along with the token, a hand with a key
+costs the 5 queries of one without: token, BEGIN, these two, COMMIT); both are prepared once per
+connection (``core.db.prepared_row``), since PostgreSQL took longer to plan them than to run
+them. Elsewhere (SQLite) the portable statements of :func:`lock_session`,
+:func:`session_state` and :func:`payments_insert` do it, and the answer is stored with the ORM.
 ``tests/clubs/test_query_count.py`` counts them; ``make bench`` times them.
 """
 
@@ -37,6 +40,7 @@ from clubs.models import (
 )
 from clubs.selectors import Party, PaymentRow, Table
 from core.db import model_from_row, prepared_row
+from core.idempotency import ANSWER_CLAUSE, AnswerInWrite
 from core.outbox import OutboxClauses
 from scoring.models import RulesetSnapshot
 
@@ -257,7 +261,8 @@ def lock_session_state(session_pk: int, *, viewer=None) -> tuple[LockedSession, 
 
 _PAYMENT_TYPES = ("int", "bigint", "bigint", "bigint", "bigint", "bigint", "text", "int")
 #: a hand, its payments, its first revision, the session's write counted and its follow-up
-#: asked for (``clubs.tasks``' and ``core.outbox``'s clauses, which close the WITH): one
+#: asked for (``clubs.tasks``' and ``core.outbox``'s clauses, which close the WITH), and for a
+#: POST with an ``Idempotency-Key`` its answer (``core.idempotency.ANSWER_CLAUSE``): one
 #: statement. The payments travel as one JSON array, so the statement's text is the same for
 #: any number of them (psycopg parses it once per process).
 HAND_WRITE_SQL = f"""
@@ -282,7 +287,7 @@ HAND_WRITE_SQL = f"""
         SELECT hand.id, 1, %(action)s, hand.record, hand.settlement, %(changes)s::jsonb, '',
                %(user)s, %(follow_now)s
           FROM hand
-    ), {{follow}}, {{outbox}}
+    ), {{follow}}, {{outbox}}{{answer}}
     SELECT hand.id, session_written.club_id, session_written.kind,
            session_written.data_version, (SELECT id FROM outbox)
       FROM hand, session_written
@@ -298,12 +303,18 @@ class HandWritten(NamedTuple):
 
 
 def hand_write(
-    hand: Hand, payments: Sequence[PaymentRow], *, follow: str, outbox: OutboxClauses
+    hand: Hand,
+    payments: Sequence[PaymentRow],
+    *,
+    follow: str,
+    outbox: OutboxClauses,
+    answer: AnswerInWrite | None = None,
 ) -> HandWritten:
     """Store a new hand (its fields but ``id``; ``entered_at`` is the write's time), its
     payments and its first revision, count the session's write and ask for its follow-up, in
     one statement (PostgreSQL). ``follow``: ``clubs.tasks.FOLLOW_CLAUSE``; ``outbox``: the
-    follow-up task's clauses. IntegrityError when the hand's number is taken."""
+    follow-up task's clauses; ``answer``: an idempotent POST's answer, given already, stored
+    with them. IntegrityError when the hand's number is taken, or the answer's key has one."""
 
     def ids(p: Party) -> tuple[int | None, int | None]:
         return (p.id, None) if p.kind == "player" else (None, p.id)
@@ -325,18 +336,29 @@ def hand_write(
         "action": HandRevision.Action.CREATED, "changes": json.dumps(sorted(hand.record)),
         **outbox.params,
     }  # fmt: skip
-    written = HandWritten(*prepared_row(_write_sql(follow, outbox.sql), params))
+    if answer is not None:
+        params |= answer.params()
+    sql = _write_sql(follow, outbox.sql, answer is not None)
+    written = HandWritten(*prepared_row(sql, params))
     outbox.written(written.message_id)
+    if answer is not None:
+        answer.stored()
     return written
 
 
-_WRITE_SQL: dict[tuple[str, str], str] = {}
+_WRITE_SQL: dict[tuple[str, str, bool], str] = {}
 
 
-def _write_sql(follow: str, outbox: str) -> str:
-    """The statement's text, built once for each form of the follow-up's clauses."""
-    sql = _WRITE_SQL.get((follow, outbox))
+def _write_sql(follow: str, outbox: str, with_answer: bool) -> str:
+    """The statement's text, built once for each form of the follow-up's clauses, with and
+    without an idempotent answer."""
+    sql = _WRITE_SQL.get((follow, outbox, with_answer))
     if sql is None:
-        sql = HAND_WRITE_SQL.replace("{follow}", follow).replace("{outbox}", outbox)
-        _WRITE_SQL[(follow, outbox)] = sql
+        answer = f", {ANSWER_CLAUSE}" if with_answer else ""
+        sql = (
+            HAND_WRITE_SQL.replace("{follow}", follow)
+            .replace("{outbox}", outbox)
+            .replace("{answer}", answer)
+        )
+        _WRITE_SQL[(follow, outbox, with_answer)] = sql
     return sql

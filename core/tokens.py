@@ -15,6 +15,8 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from core.db import model_from_row, prepared_row
+from core.idempotency import remember_prior, request_key
+from core.models import IdempotentRequest
 
 
 def api_token_of(user) -> Token | None:
@@ -39,21 +41,42 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication (``Authorization: Token …``), its lookup of the token and its
     login one prepared statement on PostgreSQL: every API write pays it, and Django building
     the ``select_related`` query cost a hand more than PostgreSQL running it (issue 25). Same
-    answers, same refusals."""
+    answers, same refusals.
+
+    A POST with an ``Idempotency-Key`` (every hand a phone sends) reads the login's answer for
+    that key in the same statement, and leaves it for ``core.idempotency``
+    (``remember_prior``): the key's lookup costs no query of its own."""
+
+    def authenticate(self, request):
+        # DRF makes an instance per request: the request is kept for authenticate_credentials
+        self._request = request
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key):
         if connection.vendor != "postgresql":
             return super().authenticate_credentials(key)
         user_model = get_user_model()
-        row = prepared_row(_token_sql(), {"key": key})
+        request = getattr(self, "_request", None)
+        answer_key = request_key(request) if request is not None else None
+        if answer_key is None:
+            row = prepared_row(_token_sql(False), {"key": key})
+        else:
+            row = prepared_row(_token_sql(True), {"key": key, "answer_key": answer_key})
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))
         token_fields, user_fields = _token_fields(), _user_fields()
-        token = model_from_row(Token, token_fields, row[: len(token_fields)])
-        user = model_from_row(user_model, user_fields, row[len(token_fields) :])
+        n_token, n_user = len(token_fields), len(user_fields)
+        token = model_from_row(Token, token_fields, row[:n_token])
+        user = model_from_row(user_model, user_fields, row[n_token : n_token + n_user])
         token.user = user
         if not user.is_active:
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        if answer_key is not None:
+            answer = row[n_token + n_user :]
+            prior = None
+            if answer[0] is not None:  # its id: the LEFT JOIN found an answer
+                prior = model_from_row(IdempotentRequest, _answer_fields(), answer)
+            remember_prior(request, prior)
         return user, token
 
 
@@ -68,13 +91,28 @@ def _user_fields() -> list[str]:
 
 
 @functools.cache
-def _token_sql() -> str:
+def _answer_fields() -> list[str]:
+    return [f.attname for f in IdempotentRequest._meta.concrete_fields]
+
+
+@functools.cache
+def _token_sql(with_answer: bool) -> str:
+    """The token and its login; ``with_answer``: and the login's answer stored for the key
+    ``answer_key`` (NULLs when it has none)."""
     user_model = get_user_model()
     columns = [f"t.{f.column}" for f in Token._meta.concrete_fields]
     columns += [f"u.{f.column}" for f in user_model._meta.concrete_fields]
+    answer = ""
+    if with_answer:
+        answers = IdempotentRequest._meta
+        columns += [f"i.{f.column}" for f in answers.concrete_fields]
+        answer = (
+            f" LEFT OUTER JOIN {answers.db_table} i ON i.{answers.get_field('user').column}"
+            f" = u.{user_model._meta.pk.column} AND i.key = %(answer_key)s"
+        )
     return (
         f"SELECT {', '.join(columns)} FROM {Token._meta.db_table} t "
         f"JOIN {user_model._meta.db_table} u "
-        f"ON u.{user_model._meta.pk.column} = t.{Token._meta.get_field('user').column} "
-        "WHERE t.key = %(key)s"
+        f"ON u.{user_model._meta.pk.column} = t.{Token._meta.get_field('user').column}"
+        f"{answer} WHERE t.key = %(key)s"
     )

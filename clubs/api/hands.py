@@ -20,6 +20,7 @@ from clubs.serializers import HandInSerializer, HandOutSerializer, RevisionOutSe
 from clubs.services import hands as services
 from core.api import ApiView
 from core.errors import Invalid, NotFound
+from core.idempotency import answer_in_write
 from core.pagination import StandardPagination
 
 
@@ -32,6 +33,9 @@ class HandListView(ApiView):
     """The hands of a session (``?deleted=true`` for soft-deleted ones); scorers record one."""
 
     pages = True
+    #: a hand sent with an Idempotency-Key (a phone always sends one) stores its answer in the
+    #: hand's own statement (issue 25: as many queries as without a key)
+    idempotent_answer_in_write = True
 
     @extend_schema(
         parameters=[OpenApiParameter("deleted", bool)], responses=HandOutSerializer(many=True)
@@ -46,6 +50,9 @@ class HandListView(ApiView):
 
     @extend_schema(request=HandInSerializer, responses={201: HandOutSerializer})
     def post(self, request: Request, pk: int) -> Response:
+        answer = answer_in_write(request)  # None without an Idempotency-Key
+        if answer is not None:
+            answer.answers_with(201, lambda view: HandOutSerializer(view).data)
         with transaction.atomic():
             # One query locks the session and reads it with what a new hand depends on and the
             # user's role in its club; the permission check needs them, so it comes second (a
@@ -53,9 +60,11 @@ class HandListView(ApiView):
             locked, state = lock_session_state(pk, viewer=request.user)
             authorize(request, locked.session.club, Role.SCORER, held=locked.viewer_role)
             view = services.hand_record_locked(
-                locked=locked, data=request.data, user=request.user, state=state
+                locked=locked, data=request.data, user=request.user, state=state, answer=answer
             )
-        return Response(HandOutSerializer(view).data, status=201)
+        # with a key, the data stored as the answer (the same, worked out once)
+        data = answer.data if answer is not None else HandOutSerializer(view).data
+        return Response(data, status=201)
 
 
 class HandDetailView(ApiView):

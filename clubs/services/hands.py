@@ -36,6 +36,7 @@ from clubs.services.sessions import require_open
 from clubs.tasks import FOLLOW_CLAUSE, follow_session, follow_up_clauses, session_written
 from core import live
 from core.errors import Conflict, Invalid, problem
+from core.idempotency import AnswerInWrite
 from core.text import clean_text
 from scoring.engine.settle import Settlement
 from scoring.services import hand_settle, same_rules
@@ -127,11 +128,18 @@ def hand_record(*, session: TableSession, data: Any, user) -> HandView:
 
 
 def hand_record_locked(
-    *, locked: LockedSession, data: Any, user, state: SessionState | None = None
+    *,
+    locked: LockedSession,
+    data: Any,
+    user,
+    state: SessionState | None = None,
+    answer: AnswerInWrite | None = None,
 ) -> HandView:
     """Record a hand in the caller's transaction, which holds the session's lock
     (:func:`clubs.fastpath.lock_session`, or :func:`clubs.fastpath.lock_session_state`, which
-    also gives ``state``): settle it, store it with its payments.
+    also gives ``state``): settle it, store it with its payments. ``answer``: the answer of
+    an idempotent POST, given the hand's read model before the write (all of it is known by
+    then) and stored by it; a refused hand stores none.
 
     Its number is the next one (a number is never used twice, a deleted hand's included), its
     dealer by default the previous hand's next dealer."""
@@ -169,15 +177,23 @@ def hand_record_locked(
         counts=counts_on_entry(session, entry_seat),
     )
     payments = _payment_rows(settlement, state.table)
+    view = HandView(hand, payments)
+    if answer is not None:
+        answer.give(view)
     follow_up = follow_up_clauses(session.pk)
     try:
         if follow_up is None:
             _store(hand, record, payments)
-        else:  # one statement: the hand, its payments and revision, the follow-up
-            written = hand_write(hand, payments, follow=FOLLOW_CLAUSE, outbox=follow_up)
+            if answer is not None:
+                answer.store()
+        else:  # one statement: the hand, its payments and revision, the follow-up, the answer
+            written = hand_write(
+                hand, payments, follow=FOLLOW_CLAUSE, outbox=follow_up, answer=answer
+            )
     except IntegrityError as e:
         # the unique constraint on hand numbers: another scorer was first, or the number was
-        # a hand that is now deleted (numbers are never used twice)
+        # a hand that is now deleted (numbers are never used twice); or the one on the answer's
+        # key: the same request, sent twice at once, was first (core.idempotency answers it)
         message = f"hand {hand.number} of this session is already recorded"
         raise Conflict("hand_exists", message) from e
     if follow_up is None:
@@ -186,7 +202,7 @@ def hand_record_locked(
         hand.pk = written.hand_id
         hand._state.adding = False
         session_written(session.pk, written.club_id, written.kind, written.version)
-    return HandView(hand, payments)
+    return view
 
 
 def _store(hand: Hand, record: dict, payments: tuple[PaymentRow, ...]) -> None:

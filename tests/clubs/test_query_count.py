@@ -16,6 +16,12 @@ with its lock and the scorer's role, and its seats with its bettors, each in one
 the lock read the state too and the write became one statement, issue 25.) Nothing read grows
 with the table: hand 400 costs what hand 1 does.
 
+A hand sent with an ``Idempotency-Key`` (a phone always sends one) costs the same 5 (9 before:
+the key's lookup, the savepoint of the service's transaction nested in the key's, the INSERT of
+the answer after it): the token's statement reads the user's answer for the key, and the hand's
+statement stores the answer, worked out before it. A replay of a stored answer is 3 (the token
+with the answer, then the access check it passed, run again: the club and the user's role).
+
 The rules the session pinned are rebuilt from its snapshot's description once per process (the
 first hand under a ruleset reads the description: one query more); the counts here are the
 steady state, every process having seen the ruleset before.
@@ -30,7 +36,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from clubs.models import Bettor, Hand, Role, TableSession
-from core.models import OutboxMessage
+from core.models import IdempotentRequest, OutboxMessage
 from scoring.services import pinned_ruleset
 from tests.clubs.factories import PlayerFactory, TableSessionFactory, member
 from tests.clubs.records import DECLARED
@@ -51,6 +57,9 @@ RESPONSE = 0
 #: one hand submission, whatever its payments and its bettors (issue 25: at most 5)
 QUERIES_PER_HAND = BEFORE_WRITE + WRITE + RESPONSE
 MAX_QUERIES_PER_HAND = 5
+#: a retry answered from its stored answer: token + user + the answer for its key (1), then
+#: the check it passed run again, the club read afresh (1) and the user's role there (1)
+QUERIES_PER_REPLAY = 3
 
 BETTOR_TILES = ("1m", "9p", "5s", "2m")
 
@@ -85,9 +94,14 @@ def token_client(session: TableSession) -> APIClient:
     return client
 
 
-def submit(client: APIClient, session: TableSession, record: dict, on_commit) -> dict:
+def submit(
+    client: APIClient, session: TableSession, record: dict, on_commit, key: str | None = None
+) -> dict:
+    headers = {} if key is None else {"HTTP_IDEMPOTENCY_KEY": key}
     with on_commit(execute=False):
-        response = client.post(f"/api/v1/sessions/{session.pk}/hands/", record, format="json")
+        response = client.post(
+            f"/api/v1/sessions/{session.pk}/hands/", record, format="json", **headers
+        )
     assert response.status_code == 201, response.json()
     return response.json()
 
@@ -195,3 +209,44 @@ def test_a_hand_costs_the_same_at_hand_1_and_hand_400(
         counts[number] = len(queries)
     assert counts[1] == counts[400] <= MAX_QUERIES_PER_HAND, counts
     assert Hand.objects.filter(session=session).count() == 400
+
+
+@pytest.mark.parametrize("record", [XUEZHAN, DECLARED], ids=["shown", "declared"])
+def test_a_hand_with_an_idempotency_key_costs_what_one_without_does(
+    record, capture, django_capture_on_commit_callbacks
+):
+    """A phone sends every hand with an ``Idempotency-Key``: the key's lookup comes with the
+    token's, and its answer is stored by the hand's own statement (no savepoint, no INSERT of
+    its own), at hand 1 as at hand 400."""
+    session = table_for(record)
+    client = token_client(session)
+    counts = {}
+    for number in (1, 400):
+        if number > 1:
+            with_hands(session, number - 1)
+        with capture() as queries:
+            data = submit(
+                client, session, record, django_capture_on_commit_callbacks, key=f"hand-{number}"
+            )
+        assert data["number"] == number
+        counts[number] = len(queries)
+    assert counts[1] == counts[400] == QUERIES_PER_HAND <= MAX_QUERIES_PER_HAND, counts
+    stored = IdempotentRequest.objects.order_by("key").values_list("key", "status")
+    assert list(stored) == [("hand-1", 201), ("hand-400", 201)]
+
+
+def test_a_replayed_hand_costs_a_fixed_number_of_queries(
+    capture, django_capture_on_commit_callbacks
+):
+    session = table_for(PINGHU)
+    client = token_client(session)
+    first = submit(client, session, PINGHU, django_capture_on_commit_callbacks, key="again")
+    with capture() as queries, django_capture_on_commit_callbacks(execute=False):
+        replay = client.post(
+            f"/api/v1/sessions/{session.pk}/hands/", PINGHU, format="json",
+            HTTP_IDEMPOTENCY_KEY="again",
+        )  # fmt: skip
+    assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
+    assert replay.json() == first
+    assert len(queries) == QUERIES_PER_REPLAY, [q["sql"] for q in queries]
+    assert Hand.objects.filter(session=session).count() == 1

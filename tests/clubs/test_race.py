@@ -210,6 +210,28 @@ def test_the_same_idempotency_key_sent_twice_at_once_stores_one_hand(
     assert IdempotentRequest.objects.count() == 1
 
 
+@pytest.mark.parametrize("attempt", range(3))
+def test_the_same_idempotency_key_sent_twice_together_stores_one_hand(session, scorers, attempt):
+    """Both start together (a barrier), whichever wins: the answer is stored by the hand's
+    statement, the other loses on the session's lock and then on the key (or the hand's
+    number), and answers the first's answer."""
+    client = scorers[0]
+    barrier = threading.Barrier(2)
+    responses: list = []
+
+    def send():
+        return client.post(hand_url(session), PINGHU, format="json", HTTP_IDEMPOTENCY_KEY="twice")
+
+    threads = [in_thread(send, responses, barrier) for _ in range(2)]
+    join(*threads)
+    assert not [r for r in responses if isinstance(r, BaseException)], responses
+    assert [r.status_code for r in responses] == [201, 201], [r.json() for r in responses]
+    assert responses[0].json() == responses[1].json()
+    assert sorted(r.get("Idempotent-Replayed", "") for r in responses) == ["", "true"]
+    assert Hand.objects.filter(session=session).count() == 1
+    assert IdempotentRequest.objects.get().response == responses[0].json()
+
+
 def test_a_queued_auto_numbered_hand_takes_the_next_number(session, scorers, monkeypatch):
     """The second request waits for the first's lock; once the first commits hand 1, the
     second must see it and take number 2 — not read the numbers as they were before it waited

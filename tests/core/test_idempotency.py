@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from clubs.models import (
     Club,
@@ -74,6 +75,56 @@ def test_a_retried_hand_is_stored_once(session, scorer):
     third = scorer.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
     assert third.json() == first.json() and third["Idempotent-Replayed"] == "true"
     assert Hand.objects.count() == 2
+
+
+def test_the_stored_answer_is_the_live_answer(session, scorer):
+    """The hand's statement stores the answer it gives (worked out before the write): the
+    same JSON, replayed as it was."""
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first, second = post_twice(scorer, url, PINGHU)
+    assert_replayed(first, second, 201)
+    stored = IdempotentRequest.objects.get()
+    assert (stored.key, stored.path, stored.status) == (KEY, url, 201)
+    assert stored.user.username == Hand.objects.get().entered_by.username
+    assert stored.response == first.json()
+    assert len(stored.body_hash) == 64
+
+
+def test_a_hand_refused_as_taken_stores_no_key(session, scorer, json_errors):
+    """A hand refused in its write (its number taken: the statement fails) stores no answer;
+    the same key with the number fixed records it."""
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    assert scorer.post(url, PINGHU, format="json").status_code == 201  # hand 1, no key
+    taken = scorer.post(url, {**PINGHU, "number": 1}, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert taken.status_code == 409
+    assert [e["code"] for e in json_errors(taken)] == ["hand_exists"]
+    assert IdempotentRequest.objects.count() == 0
+    fixed = scorer.post(url, {**PINGHU, "number": 2}, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
+    assert fixed.status_code == 201 and "Idempotent-Replayed" not in fixed
+    assert fixed.json()["number"] == 2
+    assert IdempotentRequest.objects.get().response == fixed.json()
+    assert Hand.objects.count() == 2
+
+
+def test_a_retried_hand_is_stored_once_when_tasks_are_sent_directly(session, scorer, settings):
+    """Without the outbox (``JOBS_DELIVERY = "direct"``) a hand is stored a statement at a
+    time, and its answer with the ORM, in the same transaction."""
+    settings.JOBS_DELIVERY = "direct"
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first, second = post_twice(scorer, url, PINGHU)
+    assert_replayed(first, second, 201)
+    assert Hand.objects.count() == 1
+    assert IdempotentRequest.objects.get().response == first.json()
+
+
+def test_a_retry_logged_in_by_session_is_answered_too(session, scorer_login):
+    """Logged in by the session (a browser), the key is looked up on its own: same answers."""
+    client = APIClient()
+    client.force_login(scorer_login)
+    url = f"/api/v1/sessions/{session.pk}/hands/"
+    first, second = post_twice(client, url, PINGHU)
+    assert_replayed(first, second, 201)
+    assert Hand.objects.count() == 1 and IdempotentRequest.objects.count() == 1
 
 
 def test_a_retried_session_is_opened_once(session, organiser):

@@ -62,6 +62,42 @@ def test_scorers_posting_at_once_on_sqlite_are_all_stored(tmp_path):
     assert refused == []
 
 
+# A hand sent twice with its Idempotency-Key on SQLite (the portable statements, the answer
+# stored with the ORM): the statuses, whether the second was replayed, the answers equal, how
+# many hands and answers were stored.
+RETRIED_WITH_A_KEY = """
+import json
+import django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from clubs.models import Hand, Role
+from core.models import IdempotentRequest
+from tests.clubs.factories import TableSessionFactory
+from tests.clubs.records import PINGHU
+from tests.helpers import client_for, member_login
+
+session = TableSessionFactory()
+client = client_for(member_login(session.club, Role.SCORER))
+url = f"/api/v1/sessions/{session.pk}/hands/"
+first, again = (client.post(url, PINGHU, format="json", HTTP_IDEMPOTENCY_KEY="k") for _ in "12")
+print(json.dumps([first.status_code, again.status_code, again.get("Idempotent-Replayed"),
+                  first.json() == again.json() == IdempotentRequest.objects.get().response,
+                  Hand.objects.count(), IdempotentRequest.objects.count()]))
+"""
+
+
+def test_a_hand_retried_with_its_key_on_sqlite_is_stored_once(tmp_path):
+    result = run_python(
+        ["-c", RETRIED_WITH_A_KEY],
+        DJANGO_ENV="test",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        CELERY_BROKER_URL="",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == [201, 201, "true", True, 1, 1]
+
+
 def test_sqlite_waits_for_the_lock_and_postgresql_is_untouched():
     options = "DATABASES['default']['OPTIONS']"
     sqlite = show_settings(options, DATABASE_URL="sqlite:////tmp/xuezhan.sqlite3")
