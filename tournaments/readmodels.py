@@ -132,27 +132,33 @@ def standings_json(
     :data:`ROW_FIELDS` (its rounds flat, :data:`CELL_FIELDS` after one another), every
     placement points value (and shared place) a whole number of ``1/scale``;
     :func:`snapshot_rows` reads them back."""
+    # a round's placement points and place are a handful of distinct values, the same objects
+    # cell after cell (the placing table's): each scaled once, found by identity (the
+    # standings hold them while this runs), not by a Fraction's costly hash
+    distinct: dict[int, Fraction] = {}
     denominators = {1}
     for s in standings:
         denominators.add(s.placement_points.denominator)
         if s.final_points is not None:
             denominators.add(s.final_points.denominator)
         for e in s.rounds:
-            denominators.add(e.placement_points.denominator)
+            distinct[id(e.placement_points)] = e.placement_points
             if e.place is not None:
-                denominators.add(e.place.denominator)
+                distinct[id(e.place)] = e.place
+    denominators.update(value.denominator for value in distinct.values())
     scale = math.lcm(*denominators)
 
     def scaled(value: Fraction) -> int:
         return value.numerator * (scale // value.denominator)
 
+    known: dict[int, int | None] = {key: scaled(value) for key, value in distinct.items()}
+    known[id(None)] = None
     rows = []
     for s in standings:
         cells: list[Any] = []
         for e in s.rounds:
-            place = e.place
-            cells += (e.round, e.table, e.table_score, scaled(e.placement_points),
-                      None if place is None else scaled(place), e.bye)  # fmt: skip
+            cells += (e.round, e.table, e.table_score, known[id(e.placement_points)],
+                      known[id(e.place)], e.bye)  # fmt: skip
         rows.append([
             s.rank, s.shared, s.player, names.get(s.player, ""), scaled(s.placement_points),
             s.table_score, s.first_places, s.best_table_score, s.head_to_head, s.rounds_played,
