@@ -7,10 +7,10 @@ least common denominator, so 7/3 with scale 12 is stored as 28), and reads them 
 :class:`StandingRow` (:func:`snapshot_rows`). A standings table has a row per player and a cell
 per round, thousands of them: a row is stored as an array of its values in the order of
 :data:`ROW_FIELDS`, its rounds one flat array of :data:`CELL_FIELDS` values after another (no
-key repeated in every cell: a fifth of the bytes to write, parse and store, issue 25); whole
-numbers decode fast, the rows are named tuples and equal fractions are built once. Snapshots
-written before that hold a JSON object a row (``rounds`` a list of objects): they are read as
-they are (a snapshot never changes).
+key repeated in every cell: a quarter to a fifth of the bytes to write, parse and store, issue
+25); whole numbers decode fast, the rows are named tuples and equal fractions are built once.
+Snapshots written before that hold a JSON object a row (``rounds`` a list of objects): they
+are read as they are (a snapshot never changes).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""A standings snapshot stores its rows as arrays (issue 25: a fifth of the JSON to write and
-parse), and every reader gives the same standings from them as from the computation; a snapshot
-written before, an object a row, reads as it did."""
+"""A standings snapshot stores its rows as arrays (issue 25: a quarter to a fifth of the JSON to
+write and parse), and every reader gives the same standings from them as from the computation;
+a snapshot written before, an object a row, reads as it did."""
 
 from __future__ import annotations
 
