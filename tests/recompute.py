@@ -13,7 +13,7 @@ from clubs.models import Player
 from ratings.models import AwardHolder, Rating, RatingChange, SessionLine, WinLine
 from tournaments import selectors
 from tournaments.models import StandingsSnapshot, Tournament
-from tournaments.readmodels import standings_json
+from tournaments.readmodels import snapshot_rows, standings_json
 
 
 def ratings_state() -> dict[str, list[tuple]]:
@@ -59,9 +59,10 @@ def awards_state() -> list[tuple]:
 
 
 class Standings(NamedTuple):
-    """A tournament's standings as a snapshot holds them."""
+    """A tournament's standings as a snapshot holds them (its rows read back, in either of
+    the layouts a snapshot may have)."""
 
-    rows: list
+    rows: tuple
     points_scale: int
     rounds_complete: int
     tables_counted: int
@@ -72,11 +73,12 @@ def standings_from_scratch(tournament: Tournament) -> Standings:
     standings, complete, counted = selectors.standings_now(tournament)
     names = dict(Player.objects.filter(entries__tournament=tournament).values_list("pk", "name"))
     scale, rows = standings_json(standings, names)
-    return Standings(rows, scale, complete, counted)
+    return Standings(snapshot_rows(rows, scale), scale, complete, counted)
 
 
 def snapshot_standings(snapshot: StandingsSnapshot) -> Standings:
     """What a stored snapshot says."""
     return Standings(
-        snapshot.rows, snapshot.points_scale, snapshot.rounds_complete, snapshot.tables_counted
-    )
+        snapshot_rows(snapshot.rows, snapshot.points_scale), snapshot.points_scale,
+        snapshot.rounds_complete, snapshot.tables_counted,
+    )  # fmt: skip

@@ -4,9 +4,13 @@ Numbers stay numbers (placement points are exact fractions); they are formatted 
 rendered. A standings snapshot stores its rows as :func:`standings_json` writes them, every
 placement points value a whole number of ``1/scale`` (the snapshot's ``points_scale``: the
 least common denominator, so 7/3 with scale 12 is stored as 28), and reads them back as
-:class:`StandingRow`. A standings table has a row per player and a cell per round, thousands
-of them: whole numbers decode fast, the rows are named tuples and equal fractions are built
-once.
+:class:`StandingRow` (:func:`snapshot_rows`). A standings table has a row per player and a cell
+per round, thousands of them: a row is stored as an array of its values in the order of
+:data:`ROW_FIELDS`, its rounds one flat array of :data:`CELL_FIELDS` values after another (no
+key repeated in every cell: a quarter to a fifth of the bytes to write, parse and store, issue
+25); whole numbers decode fast, the rows are named tuples and equal fractions are built once.
+Snapshots written before that hold a JSON object a row (``rounds`` a list of objects): they
+are read as they are (a snapshot never changes).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ class StandingRow(NamedTuple):
 
     @classmethod
     def from_json(cls, d: dict[str, Any], scale: int) -> StandingRow:
+        """A row of a snapshot written before rows were arrays (an object a row)."""
         return cls(
             d["rank"], d["shared"], d["player"], d["name"],
             fraction_of(d["placement_points"], scale), d["table_score"], d["first_places"],
@@ -82,44 +87,84 @@ class StandingRow(NamedTuple):
             fraction_of(d.get("final_points"), scale),
         )  # fmt: skip
 
+    @classmethod
+    def from_array(cls, a: list[Any], scale: int) -> StandingRow:
+        """A row as :func:`standings_json` writes it (:data:`ROW_FIELDS`)."""
+        (rank, shared, player, name, points, table_score, first_places, best, head_to_head,
+         played, byes, withdrawn, penalty, final_points, cells) = a  # fmt: skip
+        return cls(
+            rank, shared, player, name, _fraction(points, scale), table_score, first_places,
+            best, head_to_head, played, byes, withdrawn,
+            tuple(
+                RoundCell(
+                    cells[i], cells[i + 1], cells[i + 2], _fraction(cells[i + 3], scale),
+                    fraction_of(cells[i + 4], scale), cells[i + 5],
+                )
+                for i in range(0, len(cells), CELL_SIZE)
+            ),
+            penalty, fraction_of(final_points, scale),
+        )  # fmt: skip
+
+
+#: The values of a snapshot's row, in the order it stores them (``rounds``: its cells, flat).
+ROW_FIELDS = (
+    "rank", "shared", "player", "name", "placement_points", "table_score", "first_places",
+    "best_table_score", "head_to_head", "rounds_played", "byes", "withdrawn", "penalty",
+    "final_points", "rounds",
+)  # fmt: skip
+#: The values of one round's cell, in the order a row's flat ``rounds`` array holds them.
+CELL_FIELDS = ("round", "table", "table_score", "placement_points", "place", "bye")
+CELL_SIZE = len(CELL_FIELDS)
+
+
+def snapshot_rows(rows: list[Any], scale: int) -> tuple[StandingRow, ...]:
+    """A snapshot's stored rows read back, in either layout (arrays, or an object a row in a
+    snapshot written before them)."""
+    if rows and isinstance(rows[0], dict):
+        return tuple(StandingRow.from_json(row, scale) for row in rows)
+    return tuple(StandingRow.from_array(row, scale) for row in rows)
+
 
 def standings_json(
     standings: Sequence[Standing], names: Mapping[int, str]
-) -> tuple[int, list[dict[str, Any]]]:
-    """Computed standings as a snapshot stores them: (scale, rows), every placement points
-    value (and shared place) a whole number of ``1/scale``; :meth:`StandingRow.from_json`
-    reads a row back."""
+) -> tuple[int, list[list[Any]]]:
+    """Computed standings as a snapshot stores them: (scale, rows), a row an array of
+    :data:`ROW_FIELDS` (its rounds flat, :data:`CELL_FIELDS` after one another), every
+    placement points value (and shared place) a whole number of ``1/scale``;
+    :func:`snapshot_rows` reads them back."""
+    # a round's placement points and place are a handful of distinct values, the same objects
+    # cell after cell (the placing table's): each scaled once, found by identity (the
+    # standings hold them while this runs), not by a Fraction's costly hash
+    distinct: dict[int, Fraction] = {}
     denominators = {1}
     for s in standings:
         denominators.add(s.placement_points.denominator)
         if s.final_points is not None:
             denominators.add(s.final_points.denominator)
         for e in s.rounds:
-            denominators.add(e.placement_points.denominator)
+            distinct[id(e.placement_points)] = e.placement_points
             if e.place is not None:
-                denominators.add(e.place.denominator)
+                distinct[id(e.place)] = e.place
+    denominators.update(value.denominator for value in distinct.values())
     scale = math.lcm(*denominators)
 
-    def scaled(value: Fraction | None) -> int | None:
-        return None if value is None else value.numerator * (scale // value.denominator)
+    def scaled(value: Fraction) -> int:
+        return value.numerator * (scale // value.denominator)
 
-    rows = [
-        {
-            "rank": s.rank, "shared": s.shared, "player": s.player,
-            "name": names.get(s.player, ""), "placement_points": scaled(s.placement_points),
-            "table_score": s.table_score, "first_places": s.first_places,
-            "best_table_score": s.best_table_score, "head_to_head": s.head_to_head,
-            "rounds_played": s.rounds_played, "byes": s.byes, "withdrawn": s.withdrawn,
-            "penalty": s.penalty, "final_points": scaled(s.final_points),
-            "rounds": [
-                {"round": e.round, "table": e.table, "table_score": e.table_score,
-                 "placement_points": scaled(e.placement_points), "place": scaled(e.place),
-                 "bye": e.bye}
-                for e in s.rounds
-            ],
-        }
-        for s in standings
-    ]  # fmt: skip
+    known: dict[int, int | None] = {key: scaled(value) for key, value in distinct.items()}
+    known[id(None)] = None
+    rows = []
+    for s in standings:
+        cells: list[Any] = []
+        for e in s.rounds:
+            cells += (e.round, e.table, e.table_score, known[id(e.placement_points)],
+                      known[id(e.place)], e.bye)  # fmt: skip
+        rows.append([
+            s.rank, s.shared, s.player, names.get(s.player, ""), scaled(s.placement_points),
+            s.table_score, s.first_places, s.best_table_score, s.head_to_head, s.rounds_played,
+            s.byes, s.withdrawn, s.penalty,
+            None if s.final_points is None else scaled(s.final_points), cells,
+        ])  # fmt: skip
     return scale, rows
 
 

@@ -33,6 +33,7 @@ from clubs.models import (
     Hand,
     HandRevision,
     Membership,
+    Payment,
     Player,
     Seat,
     SeatRepair,
@@ -40,7 +41,7 @@ from clubs.models import (
     TableSession,
 )
 from clubs.pinyin import name_sort_key
-from clubs.selectors import can_read, sessions_totals_where
+from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.errors import Invalid
 from tournaments.models import (
@@ -63,11 +64,11 @@ from tournaments.readmodels import (
     RoundLive,
     RoundProgress,
     SeatRow,
-    StandingRow,
     StandingsTable,
     TableSeats,
     TournamentOverview,
     TournamentReport,
+    snapshot_rows,
 )
 from tournaments.seating import RoundSeating, TableSeating
 from tournaments.standings import (
@@ -187,32 +188,93 @@ def seatings(rounds: list[Round]) -> dict[int, RoundSeating]:
 class TablesRead(NamedTuple):
     """A tournament's (or a round's) tables as their results need them, read once: one row a
     table (id, round id, round number, table number, session, live hands, entered totals,
-    approved as it is, has a substitute) and each session's players in seat order."""
+    approved as it is, has a substitute, the session's data version) and each session's
+    seats in seat order, as (player, his total at the table) (0 before anything counts)."""
 
-    tables: list[tuple[int, int, int, int, int, int, int, bool, bool]]
-    seats: dict[int, list[int]]
+    tables: list[tuple[int, int, int, int, int, int, int, bool, bool, int]]
+    seats: dict[int, list[tuple[int, int]]]
     where: dict[str, Any]
+
+    @property
+    def data_version(self) -> int:
+        """The sum of these tables' data versions (:func:`tables_data_version`), as read with
+        them: the seats and totals read after them are as new or newer."""
+        return sum(t[9] for t in self.tables)
+
+
+#: Each seat of the tables (of a tournament, or of a round) in seat order, with its player's
+#: entered totals there (a row each: a seat with two has two rows) and his payments in the
+#: hands that count, received less paid, summed in the database (a session has one or the
+#: other). Plain rows, no model, converter or per-session object between them and the results:
+#: at 10,000 players a hundred thousand of them (issue 25).
+_SEAT_TOTALS_SQL = """
+WITH here AS (
+    SELECT t.session_id FROM {table} t JOIN {round} r ON r.id = t.round_id WHERE {where}
+), paid AS (
+    SELECT m.session_id, m.player_id, SUM(m.amount) AS total FROM (
+        SELECT h.session_id, p.payee_player_id AS player_id, p.amount AS amount
+        FROM {payment} p JOIN {hand} h ON h.id = p.hand_id
+        JOIN here ON here.session_id = h.session_id
+        WHERE h.counts AND NOT h.is_deleted AND p.payee_player_id IS NOT NULL
+        UNION ALL
+        SELECT h.session_id, p.payer_player_id, -p.amount
+        FROM {payment} p JOIN {hand} h ON h.id = p.hand_id
+        JOIN here ON here.session_id = h.session_id
+        WHERE h.counts AND NOT h.is_deleted AND p.payer_player_id IS NOT NULL
+    ) m GROUP BY m.session_id, m.player_id
+)
+SELECT s.session_id, s.number, s.player_id, e.total, paid.total
+FROM {seat} s
+JOIN here ON here.session_id = s.session_id
+LEFT JOIN {result} e ON e.session_id = s.session_id AND e.player_id = s.player_id
+LEFT JOIN paid ON paid.session_id = s.session_id AND paid.player_id = s.player_id
+ORDER BY s.session_id, s.number
+"""
+
+
+def _seat_totals(where: dict[str, Any]) -> dict[int, list[tuple[int, int]]]:
+    """By session, its seats as (player, total) in seat order (:data:`_SEAT_TOTALS_SQL`)."""
+    ((key, value),) = where.items()
+    column = {"round__tournament": "r.tournament_id", "round": "t.round_id"}[key]
+    q = connection.ops.quote_name
+    sql = _SEAT_TOTALS_SQL.format(
+        table=q(Table._meta.db_table), round=q(Round._meta.db_table),
+        payment=q(Payment._meta.db_table), hand=q(Hand._meta.db_table),
+        result=q(SessionResult._meta.db_table), seat=q(Seat._meta.db_table),
+        where=f"{column} = %s",
+    )  # fmt: skip
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    last_session = last_number = None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value.pk])
+        for session_id, number, player_id, entered, paid in cursor.fetchall():
+            here = seats[session_id]
+            if session_id == last_session and number == last_number:
+                # a second entered total of the same seat: added (its payments came once)
+                here[-1] = (player_id, here[-1][1] + (entered or 0))
+                continue
+            last_session, last_number = session_id, number
+            here.append((player_id, (entered or 0) + (paid or 0)))
+    return seats
 
 
 def tables_read(where: dict[str, Any]) -> TablesRead:
-    """Two lean queries (plain rows, no ids sent back and forth)."""
-    tables = list(
+    """Two lean queries (plain rows, no ids sent back and forth): the tables, and their seats
+    with their totals."""
+    rows = (
         _tables_counted(**where)
         .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
         .values_list(
             "pk", "round_id", "round__number", "number", "session_id", "hands", "entered",
-            "approved", "substituted",
+            "approved", "substituted", "session__data_version",
         )
     )  # fmt: skip
-    seats: dict[int, list[int]] = defaultdict(list)
-    at_tables = {f"session__tournament_table__{k}": v for k, v in where.items()}
-    for session_id, player_id in (
-        Seat.objects.filter(**at_tables)
-        .order_by("session_id", "number")
-        .values_list("session_id", "player_id")
-    ):
-        seats[session_id].append(player_id)
-    return TablesRead(tables, seats, where)
+    # the ORM's statement, its rows as the driver gives them: plain numbers and booleans that
+    # need no converter (at 10,000 players, 25,000 rows through the ORM's iterator, issue 25)
+    with connection.cursor() as cursor:
+        cursor.execute(*rows.query.sql_with_params())
+        tables = cursor.fetchall()
+    return TablesRead(tables, _seat_totals(where), where)
 
 
 def tournament_tables(tournament: Tournament) -> TablesRead:
@@ -232,24 +294,22 @@ def _counted(tournament: Tournament, read: TablesRead, gate: bool = True) -> lis
 def _results_of(
     tournament: Tournament, read: TablesRead, gate: bool = True
 ) -> dict[int, TableResult]:
-    """The counted tables' results from the tables read, their totals summed in the database
-    (each seat's score credited as the tournament says where a substitute played)."""
+    """The counted tables' results from the tables read (each seat's score credited as the
+    tournament says where a substitute played)."""
     done = _counted(tournament, read, gate)
     if not done:
         return {}
-    totals = sessions_totals_where(**{f"tournament_table__{k}": v for k, v in read.where.items()})
     credits = credited_players(tournament, [t[0] for t in done if t[8]])
     out = {}
     for pk, _, round_number, number, session_id, *_ in done:
-        book = totals[session_id].players
         credit = credits.get(pk)
         seats = read.seats[session_id]
         out[pk] = TableResult(
             round=round_number,
             table=number,
-            scores=tuple(
-                (p if credit is None else credit.get(p, p), book.get(p, 0)) for p in seats
-            ),
+            scores=tuple(seats)
+            if credit is None
+            else tuple((credit.get(p, p), score) for p, score in seats),
         )
     return out
 
@@ -322,18 +382,24 @@ def substitutes_listed(tournament: Tournament, *, table: Table | None = None) ->
     )
 
 
+def _count_of(rows: QuerySet) -> Coalesce:
+    """How many ``rows`` of the table's session, counted apart for each table (an index
+    lookup a table: joined and grouped, the hands and the four entered totals of every table
+    of 10,000 players were sorted in one pile, issue 25)."""
+    counted = rows.filter(session_id=OuterRef("session_id")).order_by().values("session_id")
+    return Coalesce(
+        Subquery(counted.annotate(n=Count("pk")).values("n")), 0, output_field=IntegerField()
+    )
+
+
 def _tables_counted(**filters) -> QuerySet[Table]:
     """Tables with their live hand count, their number of entered totals (a session has
     one or the other, never both) and whether the approval they have is of their data as it
     is (``approved``)."""
     return Table.objects.filter(**filters).annotate(
         # the hands that count: one held by the confirmation rule keeps the table from done
-        hands=Count(
-            "session__hands",
-            filter=Q(session__hands__is_deleted=False, session__hands__counts=True),
-            distinct=True,
-        ),
-        entered=Count("session__results", distinct=True),
+        hands=_count_of(Hand.objects.filter(is_deleted=False, counts=True)),
+        entered=_count_of(SessionResult.objects.all()),
         approved=Q(approved_version=F("session__data_version")),
     )
 
@@ -403,10 +469,11 @@ def standings_now(
     byes = [(r.number, p) for r in rounds for p in r.byes]
     # a withdrawn entry that was never seated nor sat out a round took no part: not ranked
     seated_in = {r.pk for r in rounds}
-    took_part = {p for t in read.tables if t[1] in seated_in for p in read.seats[t[4]]}
+    took_part = {p for t in read.tables if t[1] in seated_in for p, _ in read.seats[t[4]]}
     took_part |= {p for _, p in byes}
     # (and one a substitute played for, where the table counts for him)
-    took_part |= {p for r in results for p, _ in r.scores if p is not None}
+    credited = {p for r in results for p, _ in r.scores if p is not None}
+    took_part |= credited
     registrations = [
         (p, status)
         for p, status in tournament.registrations.values_list("player_id", "status")
@@ -414,7 +481,7 @@ def standings_now(
     ]
     ranked = {p for p, _ in registrations}
     # a substitute whose tables count for himself is ranked with the entries
-    substitutes = {p for r in results for p, _ in r.scores if p is not None} - ranked
+    substitutes = credited - ranked
     ranked |= substitutes
     in_force = tournament.penalties.filter(revoked_at=None)
     if before_round is not None:
@@ -540,7 +607,7 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool)
             computed_at=s.computed_at,
             rounds_complete=shown["rounds_complete"],
             tables_counted=shown["tables_counted"],
-            rows=tuple(StandingRow.from_json(row, shown["points_scale"]) for row in shown["rows"]),
+            rows=snapshot_rows(shown["rows"], shown["points_scale"]),
             tiebreaks=tuple(s.tiebreaks),
             hidden_after=shown["through"],
         )
@@ -549,7 +616,7 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool)
         computed_at=s.computed_at,
         rounds_complete=s.rounds_complete,
         tables_counted=s.tables_counted,
-        rows=tuple(StandingRow.from_json(row, s.points_scale) for row in s.rows),
+        rows=snapshot_rows(s.rows, s.points_scale),
         tiebreaks=tuple(s.tiebreaks),
         hidden_after=None if s.visible is None else s.visible["through"],
     )

@@ -7,6 +7,7 @@ record (``core.jobs``) that ``GET /api/v1/tasks/{id}`` reads.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
@@ -15,8 +16,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Max, Q
+from django.db.models.signals import post_save
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -26,6 +28,7 @@ from clubs.services.confirmations import sessions_rule_set
 from clubs.services.sessions import ResultFields, seat_player_replace, session_result_enter
 from clubs.tasks import follow_session
 from core import live
+from core.db import prepared_row
 from core.errors import Conflict, Invalid, problem
 from core.jobs import job_create, job_failed, job_queue
 from core.models import TaskRecord
@@ -1011,15 +1014,63 @@ def standings_reconcile(*, limit: int = RECONCILE_BATCH) -> list[int]:
     return tournaments
 
 
+#: A snapshot's row, numbered the tournament's next version, in one prepared statement: its
+#: rows (megabytes of JSON at 10,000 players) sent as a parameter of their own, compact, not
+#: escaped into the statement's text (issue 25)
+_SNAPSHOT_INSERT = """
+INSERT INTO {table} (tournament_id, version, computed_at, rounds_complete, tables_counted,
+                     rows, points_scale, tiebreaks, seconds, visible, sessions_version)
+SELECT %(tournament)s, COALESCE(MAX(version), 0) + 1, %(computed_at)s, %(rounds_complete)s,
+       %(tables_counted)s, %(rows)s::jsonb, %(points_scale)s, %(tiebreaks)s::jsonb,
+       %(seconds)s, %(visible)s::jsonb, %(sessions_version)s
+FROM {table} WHERE tournament_id = %(tournament)s
+RETURNING id, version
+"""
+
+
+def _compact_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _snapshot_store(snapshot: StandingsSnapshot) -> StandingsSnapshot:
+    """Store a new snapshot as its tournament's next version (the tournament's row locked by
+    the caller) and tell what follows a saved snapshot (``post_save``: its live pages)."""
+    if connection.vendor != "postgresql":
+        last = snapshot.tournament.standings_snapshots.aggregate(v=Max("version"))["v"] or 0
+        snapshot.version = last + 1
+        snapshot.save(force_insert=True)
+        return snapshot
+    snapshot.computed_at = timezone.now()
+    sql = _SNAPSHOT_INSERT.format(table=connection.ops.quote_name(StandingsSnapshot._meta.db_table))
+    visible = snapshot.visible
+    snapshot.pk, snapshot.version = prepared_row(
+        sql,
+        {
+            "tournament": snapshot.tournament_id, "computed_at": snapshot.computed_at,
+            "rounds_complete": snapshot.rounds_complete, "tables_counted": snapshot.tables_counted,
+            "rows": _compact_json(snapshot.rows), "points_scale": snapshot.points_scale,
+            "tiebreaks": _compact_json(snapshot.tiebreaks), "seconds": snapshot.seconds,
+            "visible": None if visible is None else _compact_json(visible),
+            "sessions_version": snapshot.sessions_version,
+        },
+    )  # fmt: skip
+    snapshot._state.adding, snapshot._state.db = False, connection.alias
+    post_save.send(
+        StandingsSnapshot, instance=snapshot, created=True, update_fields=None, raw=False,
+        using=connection.alias,
+    )  # fmt: skip
+    return snapshot
+
+
 def standings_compute(*, tournament_id: int) -> dict[str, Any]:
     """The body of ``tournaments.compute_standings``: a new snapshot, written in one row."""
     # cleared first: a result committed while this runs queues the next recompute
     Tournament.objects.filter(pk=tournament_id).update(standings_requested_at=None)
     tournament = Tournament.objects.get(pk=tournament_id)
-    # read before the results: they are as new or newer
-    version = selectors.tables_data_version(tournament_id)
     started = time.perf_counter()
     tables = selectors.tournament_tables(tournament)  # read once for all that follows
+    # their data version, read with them: the results are read after, as new or newer
+    version = tables.data_version
     standings, complete, counted = selectors.standings_now(tournament, tables=tables)
     names = selectors.entry_names(tournament, [s.player for s in standings])
     scale, rows = standings_json(standings, names)
@@ -1036,13 +1087,15 @@ def standings_compute(*, tournament_id: int) -> dict[str, Any]:
         }  # fmt: skip
     seconds = time.perf_counter() - started
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=tournament_id)
-        last = tournament.standings_snapshots.aggregate(v=Max("version"))["v"] or 0
-        snapshot = StandingsSnapshot.objects.create(
-            tournament=tournament, version=last + 1, rounds_complete=complete,
-            tables_counted=counted, rows=rows, points_scale=scale,
-            tiebreaks=list(selectors.rules_of(tournament).tiebreaks), seconds=seconds,
-            sessions_version=version, visible=visible,
+        # one computation at a time numbers the tournament's next snapshot
+        Tournament.objects.select_for_update().filter(pk=tournament_id).values_list("pk").get()
+        snapshot = _snapshot_store(
+            StandingsSnapshot(
+                tournament=tournament, rounds_complete=complete, tables_counted=counted,
+                rows=rows, points_scale=scale,
+                tiebreaks=list(selectors.rules_of(tournament).tiebreaks), seconds=seconds,
+                sessions_version=version, visible=visible,
+            )
         )  # fmt: skip
         if complete >= tournament.rounds and tournament.status == Tournament.Status.RUNNING:
             tournament.status = Tournament.Status.FINISHED

@@ -16,6 +16,7 @@ from exchange.club_export import club_export
 from exchange.club_import import club_import
 from ratings.models import Rating
 from tournaments.models import Round, StandingsSnapshot
+from tournaments.readmodels import snapshot_rows
 from tournaments.services import round_unlock
 
 DEMO_SLUG = "chengdu-teahouse"
@@ -84,6 +85,7 @@ def derived(slug: str) -> dict[str, Any]:
     standings = {}
     for tournament in club.tournaments.all():
         latest = StandingsSnapshot.objects.filter(tournament=tournament).order_by("-version")
-        rows = latest.first().rows if latest.exists() else []
-        standings[tournament.slug] = [{k: v for k, v in r.items() if k != "player"} for r in rows]
+        snapshot = latest.first()
+        rows = snapshot_rows(snapshot.rows, snapshot.points_scale) if snapshot else ()
+        standings[tournament.slug] = [r._replace(player=None) for r in rows]
     return {"payments": payments, "ratings": ratings, "standings": standings}

@@ -7,6 +7,7 @@ import csv
 import io
 import itertools
 from datetime import timedelta
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -21,6 +22,7 @@ from tests.helpers import assert_shape, client_for, login, member_login
 from tests.scoring.engine.records import PINGHU
 from tournaments import selectors, services
 from tournaments.models import Registration, Round, StandingsSnapshot, Tournament
+from tournaments.readmodels import ROW_FIELDS, StandingRow, snapshot_rows
 from tournaments.serializers import (
     RoundDetailSerializer,
     RoundOutSerializer,
@@ -228,12 +230,14 @@ def test_byes_go_to_different_players_and_score_the_bye_points(make_tournament, 
             enter(table, [0, 0, 0, 0])
     assert len(set(byes)) == 6  # six byes, six different players
     snapshot = StandingsSnapshot.objects.filter(tournament=t).first()
-    bye_row = next(r for r in snapshot.rows if r["player"] == byes[0])
-    assert bye_row["byes"] == 1
+    stored = next(r for r in snapshot.rows if r[ROW_FIELDS.index("player")] == byes[0])
+    bye_row = StandingRow.from_array(stored, snapshot.points_scale)
+    assert bye_row.byes == 1
     # a bye: 1.75 placement points; three four-way ties: (4+2+1+0)/4 = 1.75 each; 5.25 in all.
     # Every value is a quarter or a whole here, so the snapshot counts in quarters: 21 of 1/4.
-    assert (snapshot.points_scale, bye_row["placement_points"]) == (4, 21)
-    assert bye_row["rounds"][0]["placement_points"] == 7  # 1.75 = 7/4
+    assert (snapshot.points_scale, stored[ROW_FIELDS.index("placement_points")]) == (4, 21)
+    assert bye_row.placement_points == Fraction(21, 4)
+    assert bye_row.rounds[0].placement_points == Fraction(7, 4)  # stored as 7 of 1/4
 
 
 def test_withdrawn_players_are_not_seated_and_late_entries_are(
@@ -254,8 +258,9 @@ def test_withdrawn_players_are_not_seated_and_late_entries_are(
     two = seat(t)
     seated = set(two.tables.values_list("session__seats__player_id", flat=True))
     assert gone.player_id not in seated and late.json()["player"] in seated
-    rows = StandingsSnapshot.objects.filter(tournament=t).first().rows
-    assert next(r for r in rows if r["player"] == gone.player_id)["withdrawn"] is True
+    snapshot = StandingsSnapshot.objects.filter(tournament=t).first()
+    rows = snapshot_rows(snapshot.rows, snapshot.points_scale)
+    assert next(r for r in rows if r.player == gone.player_id).withdrawn is True
 
 
 def test_a_pinned_player_always_sits_at_his_table(make_tournament, seat, enter):
