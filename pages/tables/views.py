@@ -657,18 +657,13 @@ def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
 MAIN = "table-main-1"
 
 
-def _row(instance) -> tuple:
-    """A model row's values, as a key holds what it shows (any change makes another key)."""
-    return tuple(getattr(instance, f.attname) for f in instance._meta.concrete_fields)
-
-
 def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any]) -> str:
     """A digest of all the table page's body shows beside the parts' version: the session's
     and its club's rows, what the visitor may do there, the players' link (its address names
     the host), the evening, the visitor's own confirmation forms, and the release (templates
     and static files). Nothing of the visitor but these: no name, no token."""
     seen = (
-        parts_digest, _row(session), _row(session.club), context["ruleset_title"],
+        parts_digest, frame.row_of(session), frame.row_of(session.club), context["ruleset_title"],
         context["can_score"], context["can_organise"], context["can_record"],
         context["players_link"]["url"] if context["players_link"] else None,
         context["evening_day"], [box["form"] for box in context["confirm_boxes"]],
