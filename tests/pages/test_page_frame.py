@@ -105,3 +105,24 @@ def test_the_table_body_kept_for_a_scorer_is_not_shown_to_others():
         body = client.get(path).content.decode()
         assert 'id="record"' not in body and "Close the table" not in body
         assert "csrf-token-of-the-request" not in body
+
+
+def test_the_standings_body_kept_follows_the_tournament_and_the_visitor():
+    from tests.pages.test_standings_pages import field_of
+    from tournaments.models import Tournament
+
+    t = field_of(12, slug="kept-open")
+    path = reverse("page-tournament-standings", args=[t.slug])
+    anonymous = Client(HTTP_ACCEPT_LANGUAGE="en")
+    body = anonymous.get(path).content.decode()
+    assert "<h1>kept-open</h1>" in body and "Entries" not in body
+    assert without_tokens(anonymous.get(path).content.decode()) == without_tokens(body)
+    director = Client(HTTP_ACCEPT_LANGUAGE="en")
+    director.force_login(member_login(t.club, Role.ORGANISER, "kept-director"))
+    directed = director.get(path).content.decode()
+    assert "Entries" in directed and secrets_of(directed) == {director.cookies["csrftoken"].value}
+    Tournament.objects.filter(pk=t.pk).update(name="Renamed Open")  # no new snapshot
+    for client in (anonymous, director):
+        body = client.get(path).content.decode()
+        assert "<h1>Renamed Open</h1>" in body and "kept-open</h1>" not in body
+    assert "Entries" not in anonymous.get(path).content.decode()
