@@ -654,7 +654,7 @@ def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
 
 
 #: the table page's body drawn (``pages/tables/session_main.html``), as :func:`_page` keeps it
-MAIN = "table-main-1"
+MAIN = "table-main-2"
 
 
 def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any]) -> str:
@@ -672,11 +672,19 @@ def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any])
     return hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
 
 
-def _main_html(context: dict[str, Any]) -> str:
-    """The body drawn with the CSRF token's mark where each visitor's goes."""
-    return get_template("pages/tables/session_main.html").render(
+def _main_html(context: dict[str, Any]) -> bytes:
+    """The body drawn with the CSRF token's mark where each visitor's goes, as the answer's
+    bytes: kept so, it is put in the drawn frame as it is (a table of 400 hands is some 400 kB:
+    decoding and encoding it again each read cost more than the rest of its frame)."""
+    drawn = get_template("pages/tables/session_main.html").render(
         {**context, "csrf_token": CSRF_MARK}
     )
+    return drawn.encode()
+
+
+#: where the frame holds the kept body until its bytes are put in (its ``<`` is never what
+#: the frame shows of the data: that is escaped)
+MAIN_SLOT = "<table-page-main-slot>"
 
 
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
@@ -762,16 +770,24 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
             context["form_html"] = whole.form if plain else _with_token(request, whole.form)
         return context
 
-    if plain:
-        main = readcache.versioned(
-            MAIN, version, lambda: _main_html(with_drawn()),
-            parts=(get_language(), _main_key(session, parts_digest, context)),
-        )  # fmt: skip
-        frame_context = {"session": session, "main": _with_token(request, main)}
-    else:
+    if not plain:
         frame_context = with_drawn()
+        frame_context["live_follow"] = follow(table_channel(session.pk))
+        return render(request, "pages/tables/session.html", frame_context, status=status)
+    # kept in the process too: read at every hand by each phone at the table, and the key
+    # names one version of everything it shows
+    main = readcache.versioned(
+        MAIN, version, lambda: _main_html(with_drawn()),
+        parts=(get_language(), _main_key(session, parts_digest, context)), local=True,
+    )  # fmt: skip
+    frame_context = {"session": session, "main": mark_safe(MAIN_SLOT)}  # noqa: S308 - ours
     frame_context["live_follow"] = follow(table_channel(session.pk))
-    return render(request, "pages/tables/session.html", frame_context, status=status)
+    response = render(request, "pages/tables/session.html", frame_context, status=status)
+    token = escape(get_token(request)).encode()
+    response.content = response.content.replace(
+        MAIN_SLOT.encode(), main.replace(CSRF_MARK.encode(), token), 1
+    )
+    return response
 
 
 def _saved(session: TableSession, number: int, boxes: list[dict], seats) -> dict[str, Any] | None:
