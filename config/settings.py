@@ -187,6 +187,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth ---------------------------------------------------------------------------------------
 
+# A signed-in page reads its session from the cache (Redis in production), the table only when
+# the cache does not have it; every write goes to both, so a sign-out or a new password ends the
+# session at once (issue 25: a logged-in GET read the session table every time)
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # Every password checked is counted first, whichever door it comes through (core.logins)
 AUTHENTICATION_BACKENDS = ["core.logins.ThrottledModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [

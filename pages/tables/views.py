@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 from typing import Any, NamedTuple
 
@@ -42,7 +42,7 @@ from core.errors import NotAuthenticated, NotFound, PermissionDenied, ServiceErr
 from core.http import service_error_items
 from core.live import table_channel
 from core.names import Name
-from pages import charts
+from pages import charts, frame
 from pages.accounts.qr import qr_svg
 from pages.base import ERROR_TEXT, error_messages, whole_number
 from pages.live import follow
@@ -119,8 +119,12 @@ def table_view(
         def wrapped(request: HttpRequest, pk: int, **kwargs) -> HttpResponse:
             if request.method not in methods:
                 return HttpResponseNotAllowed(methods)
+            held = selectors.UNREAD
             if light and request.method != "POST":  # (its seats kept with the page's parts)
-                session = selectors.session_head(pk)
+                # with its read version and the visitor's role: one query (selectors)
+                session, head = selectors.session_head_read(pk, request.user)
+                if session is not None:
+                    session.head_read, held = head, head.viewer_role
             else:
                 session = selectors.session_page(pk)
             if session is None:
@@ -131,7 +135,7 @@ def table_view(
             if guest and request.method != "POST" and follows_table(request, session):
                 return view(request, session, **kwargs)
             try:
-                authorize(request, session.club, role)
+                authorize(request, session.club, role, held=held)
             except NotFound as e:
                 raise Http404 from e
             except NotAuthenticated as e:
@@ -191,8 +195,15 @@ def players_link_make(request: HttpRequest, session: TableSession) -> HttpRespon
     return redirect(f"{reverse('page-session', args=[session.pk])}#players-link")
 
 
+def _held(session: TableSession):
+    """The visitor's role in the session's club when it was read with the session (the
+    table page's GET), else ``UNREAD`` (looked up)."""
+    head = getattr(session, "head_read", None)
+    return selectors.UNREAD if head is None else head.viewer_role
+
+
 def _can(request: HttpRequest, session: TableSession, role: str) -> bool:
-    if selectors.has_role(request.user, session.club, role):
+    if selectors.has_role(request.user, session.club, role, held=_held(session)):
         return True
     return role == Role.SCORER and carries_card(request, session)
 
@@ -551,7 +562,10 @@ class PageSheet(NamedTuple):
 
 #: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
 #: code before is read (the version of the data, not this, keeps them right)
-PARTS = "table-parts-3"
+PARTS = "table-parts-4"
+#: the parts with what they hold drawn (the sheet, the chart, the form), kept apart: a read
+#: whose body is kept drawn (``MAIN``) needs the rest only
+PARTS_DRAWN = "table-parts-drawn-1"
 
 
 def table_parts(session: TableSession) -> TableParts:
@@ -560,16 +574,25 @@ def table_parts(session: TableSession) -> TableParts:
     its hands (a word that moves no total moves no version), and what is read with the session
     and shown in the parts without a version of its own (the players' names, the
     confirmation rule, open or locked). Never stale: each of these is in the key."""
-    read = selectors.session_read_version(session.pk)
+    version, digest = _parts_key(session)
+    return readcache.versioned(
+        PARTS, version, lambda: _table_parts(session), parts=(get_language(), digest)
+    )
+
+
+def _parts_key(session: TableSession) -> tuple[str, str]:
+    """:func:`table_parts`' key: the version of the table's data, and a digest of what the
+    parts show that has no version of its own."""
+    head = getattr(session, "head_read", None)  # read with the session (the page's GET)
+    read = head.read_version if head is not None else None
+    if read is None:
+        read = selectors.session_read_version(session.pk)
     seen = (session.status, session.lock_code, selectors.confirmation_rule_of(session), read.names)
     version = ":".join(
         str(v)
         for v in (session.pk, session.created_at.timestamp(), session.data_version, read.words)
     )
-    digest = hashlib.blake2b(repr(seen).encode(), digest_size=12).hexdigest()
-    return readcache.versioned(
-        PARTS, version, lambda: _table_parts(session), parts=(get_language(), digest)
-    )
+    return version, hashlib.blake2b(repr(seen).encode(), digest_size=12).hexdigest()
 
 
 def _table_parts(session: TableSession) -> TableParts:
@@ -630,8 +653,61 @@ def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
     return mark_safe(form.replace(CSRF_MARK, escape(get_token(request))))  # noqa: S308
 
 
+#: the table page's body drawn (``pages/tables/session_main.html``), as :func:`_page` keeps it
+MAIN = "table-main-2"
+
+
+def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any]) -> str:
+    """A digest of all the table page's body shows beside the parts' version: the session's
+    and its club's rows, what the visitor may do there, the players' link (its address names
+    the host), the evening, the visitor's own confirmation forms, and the release (templates
+    and static files). Nothing of the visitor but these: no name, no token."""
+    seen = (
+        parts_digest, frame.row_of(session), frame.row_of(session.club), context["ruleset_title"],
+        context["can_score"], context["can_organise"], context["can_record"],
+        context["players_link"]["url"] if context["players_link"] else None,
+        context["evening_day"], [box["form"] for box in context["confirm_boxes"]],
+        frame.release(),
+    )  # fmt: skip
+    return hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
+
+
+def _main_html(context: dict[str, Any]) -> bytes:
+    """The body drawn with the CSRF token's mark where each visitor's goes, as the answer's
+    bytes: kept so, it is put in the drawn frame as it is (a table of 400 hands is some 400 kB:
+    decoding and encoding it again each read cost more than the rest of its frame)."""
+    drawn = get_template("pages/tables/session_main.html").render(
+        {**context, "csrf_token": CSRF_MARK}
+    )
+    return drawn.encode()
+
+
+#: where the frame holds the kept body until its bytes are put in (its ``<`` is never what
+#: the frame shows of the data: that is escaped)
+MAIN_SLOT = "<table-page-main-slot>"
+
+
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
-    parts = table_parts(session)
+    version, parts_digest = _parts_key(session)
+    key = (get_language(), parts_digest)
+    built: list[TableParts] = []
+
+    def build() -> TableParts:  # once a request, whichever of the two entries misses
+        if not built:
+            built.append(_table_parts(session))
+            readcache.versioned(PARTS_DRAWN, version, lambda: built[0], parts=key)
+        return built[0]
+
+    # what every read needs, apart from what is drawn (the sheet, the chart, the form: large
+    # with the hands), which a read whose body is kept drawn does not fetch
+    parts = readcache.versioned(
+        PARTS, version, lambda: replace(build(), sheet_body=SafeString(""), chart=None, form=None),
+        parts=key,
+    )  # fmt: skip
+
+    def drawn() -> TableParts:
+        return readcache.versioned(PARTS_DRAWN, version, build, parts=key)
+
     seats, bettors = list(parts.seats), list(parts.bettors)
     sheet = PageSheet(
         session, seats, bettors, parts.seat_totals, parts.bettor_totals, parts.next_number,
@@ -655,7 +731,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         ],
         "bettor_rows": list(zip(bettors, sheet.bettor_totals, strict=True)),
         "rows": parts.has_rows,
-        "sheet_body": parts.sheet_body,
+        "sheet_body": None,  # drawn: below
         "can_score": can_score,
         "can_organise": _can(request, session, Role.ORGANISER),
         "can_record": can_score and session.is_open and not session.lock_code
@@ -664,7 +740,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         "race": race,
         "players_link": _players_link(request, session) if can_score else None,
         "next_dealer_name": None,
-        "running_chart": parts.chart,
+        "running_chart": None,
         # a club table's evening, whose share card the page links (tournament tables: none)
         "evening_day": selectors.session_day(session)
         if session.kind == TableSession.Kind.CLUB else None,
@@ -680,13 +756,38 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     saved = whole_number(request.GET.get("saved", ""))
     if saved is not None:
         context["saved"] = _saved(session, saved, confirming["confirm_boxes"], seats)
-    if context["can_record"]:
-        if values or problems:
-            context["form"] = _form_context(sheet, values or {}, problems)
-        else:
-            context["form_html"] = _with_token(request, parts.form)
-    context["live_follow"] = follow(table_channel(session.pk))
-    return render(request, "pages/tables/session.html", context, status=status)
+    # a plain read (no form sent back, no hand just saved, no clock running) draws the body
+    # alike for every visitor who may do the same there: kept under the parts' version
+    plain = not (values or problems or errors or race) and status == 200
+    plain = plain and "saved" not in context and "clock" not in context
+    if context["can_record"] and (values or problems):
+        context["form"] = _form_context(sheet, values or {}, problems)
+
+    def with_drawn() -> dict[str, Any]:
+        whole = drawn()
+        context.update(sheet_body=whole.sheet_body, running_chart=whole.chart)
+        if context["can_record"] and not (values or problems):
+            context["form_html"] = whole.form if plain else _with_token(request, whole.form)
+        return context
+
+    if not plain:
+        frame_context = with_drawn()
+        frame_context["live_follow"] = follow(table_channel(session.pk))
+        return render(request, "pages/tables/session.html", frame_context, status=status)
+    # kept in the process too: read at every hand by each phone at the table, and the key
+    # names one version of everything it shows
+    main = readcache.versioned(
+        MAIN, version, lambda: _main_html(with_drawn()),
+        parts=(get_language(), _main_key(session, parts_digest, context)), local=True,
+    )  # fmt: skip
+    frame_context = {"session": session, "main": mark_safe(MAIN_SLOT)}  # noqa: S308 - ours
+    frame_context["live_follow"] = follow(table_channel(session.pk))
+    response = render(request, "pages/tables/session.html", frame_context, status=status)
+    token = escape(get_token(request)).encode()
+    response.content = response.content.replace(
+        MAIN_SLOT.encode(), main.replace(CSRF_MARK.encode(), token), 1
+    )
+    return response
 
 
 def _saved(session: TableSession, number: int, boxes: list[dict], seats) -> dict[str, Any] | None:

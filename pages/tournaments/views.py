@@ -31,6 +31,7 @@ from clubs.models import Role
 from core import readcache
 from core.csvcells import safe_row
 from core.live import tournament_channel
+from pages import frame
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
 from pages.live import follow
@@ -393,7 +394,40 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, tournament, live_follow=_follow(tournament))
     page = standings_page(tournament, full=context["may_referee"], asked=_page_asked(request))
     context.update(standings=page.standings, pager=page)
-    return render(request, "pages/tournaments/standings.html", context)
+    main = _standings_main(tournament, context, page)
+    frame_context = {"tournament": tournament, "main": frame.with_token(request, main)}
+    frame_context["live_follow"] = context["live_follow"]
+    return render(request, "pages/tournaments/standings.html", frame_context)
+
+
+#: the standings page's body drawn (``pages/tournaments/standings_main.html``)
+STANDINGS_MAIN = "standings-main-1"
+
+
+def _standings_main(tournament: Tournament, context: dict[str, Any], page: StandingsPage) -> str:
+    """The page's body, drawn with the CSRF token's mark (``pages.frame``): kept under the
+    snapshot it shows (a snapshot never changes: a recompute writes the next version) with
+    the tournament's and club's rows (its name, status and rules), what the visitor may do
+    there, which page and the release; once the standings exist. A page of every player
+    is kept in the shared cache only (its size grows with the field)."""
+
+    def draw() -> str:
+        return render_to_string(
+            "pages/tournaments/standings_main.html", {**context, "csrf_token": frame.CSRF_MARK}
+        )
+
+    table = page.standings.table
+    if not table.version:
+        return draw()
+    version = f"{tournament.pk}:{table.version}:{table.computed_at.timestamp()}"
+    seen = frame.digest(
+        frame.row_of(tournament), frame.row_of(tournament.club), context["club_readable"],
+        context["may_direct"], context["may_score"], context["may_referee"], page.number,
+        page.pages, page.players, page.first, page.last, frame.release(),
+    )  # fmt: skip
+    return readcache.versioned(
+        STANDINGS_MAIN, version, draw, parts=(get_language(), seen), local=page.number != 0
+    )
 
 
 def _refresh(asked: str | None) -> int:

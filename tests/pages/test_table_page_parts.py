@@ -182,10 +182,10 @@ def test_the_queries_are_the_same_with_12_or_400_hands(who):
         counts.append((first, again))
     assert counts[0] == counts[1], counts
     first, again = counts[0]
-    # found in the cache: the session (with its club and ruleset) and what its data_version
-    # does not count — the words said, the names (and for a scorer his browser session, login
-    # and membership)
-    assert again <= (2 if who == "visitor" else 5), counts
+    # found in the cache: the session with its club and ruleset, what its data_version does
+    # not count (the words said, the names) and the visitor's role, in one statement; for a
+    # scorer his login too (his browser session is in the cache)
+    assert again == (1 if who == "visitor" else 2), counts
     # a first read computes the parts: the seats, bettors, hands, results and totals, where
     # each hand stands and the boxes' hands with their payments
     assert first <= again + 10, counts
