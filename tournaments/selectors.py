@@ -657,32 +657,40 @@ def _hashed(rows: QuerySet, *fields: str) -> tuple[int, int]:
 
 
 def round_seating_version(
-    round_: Round, tables: tuple[int, int] | None = None, *, byes: bool = True
+    round_: Round, sessions: list[int] | None = None, *, byes: bool = True
 ) -> tuple[int, ...]:
     """Numbers that move with anything a round's printed seating shows, and only with that
     (a hand recorded at a table moves none): each seat's table, wind, player and the player's
     name, and the byes' names (a hash of each, summed — a rename moves no ``data_version``).
-    One query, two with byes. ``tables``: the seats of the tables numbered from … to alone (a
-    page of the round: what it shows of them moves the same numbers, for a fraction of the
-    rows); ``byes``: whether the byes' names count."""
-    seats = Seat.objects.filter(session__tournament_table__round=round_)
-    if tables is not None:
-        seats = seats.filter(session__tournament_table__number__range=tables)
-    found = _hashed(seats, "session_id", "number", "player_id", "player__name")
+    One query, two with byes. ``sessions``: the seats of these tables' sessions alone (a page
+    of the round, from :func:`round_tables`: what it shows of them moves the same numbers,
+    for a fraction of the rows); ``byes``: whether the byes' names count."""
+    if sessions is None:
+        # by the sessions' ids: not joined through every table session of the service
+        seats = Seat.objects.filter(session_id__in=round_.tables.values("session_id"))
+        name = "player__name"
+    else:
+        # a page's few hundred seats, each name read by its key (joined, every player of the
+        # service would be hashed to find them)
+        player = Player.objects.filter(pk=OuterRef("player_id")).order_by()
+        seats = Seat.objects.filter(session_id__in=sessions)
+        seats = seats.annotate(named=Subquery(player.values("name")))
+        name = "named"
+    found = _hashed(seats, "session_id", "number", "player_id", name)
     if not (byes and round_.byes):
         return found
     return (*found, *_hashed(Player.objects.filter(pk__in=round_.byes), "pk", "name"))
 
 
-def round_tables(round_: Round) -> tuple[tuple[int, int], ...]:
-    """Each table of a round, in table order: its number and how many seats it has (one
-    query). A round's tables are written with its seating alone (``services.round_seat``,
-    which moves its ``seated_at``): who sits at them (a substitute, a repair, a rename) moves
-    neither."""
+def round_tables(round_: Round) -> tuple[tuple[int, int, int], ...]:
+    """Each table of a round, in table order: its number, its session and how many seats it
+    has (one query). A round's tables are written with its seating alone
+    (``services.round_seat``, which moves its ``seated_at``): who sits at them (a substitute,
+    a repair, a rename) moves none of these."""
     return tuple(
         round_.tables.order_by("number")
         .annotate(seats=Count("session__seats"))
-        .values_list("number", "seats")
+        .values_list("number", "session_id", "seats")
     )
 
 

@@ -451,9 +451,17 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
         live_follow=_follow(tournament),
     )  # fmt: skip
-    if seated:
-        context.update(printed_seating(tournament, round_, cards=context["cards"]))
-    return render(request, "pages/tournaments/print.html", context)
+    if not seated:
+        return render(request, "pages/tournaments/print.html", context)
+    drawn = printed_seating(tournament, round_, cards=context["cards"])
+    context.update(table_count=drawn["table_count"], seating_html=SafeString(PRINTED_HERE))
+    response = render(request, "pages/tournaments/print.html", context)
+    # the blocks go into the page as the bytes they are kept as: drawn through the template,
+    # their megabytes (at 10,000 players) would be copied again at each of its levels and
+    # encoded again on every print
+    head, _, tail = response.content.partition(PRINTED_HERE.encode())
+    response.content = b"".join((head, drawn["seating_html"], tail))
+    return response
 
 
 def _round_key(tournament: Tournament, round_: Round) -> str:
@@ -472,10 +480,16 @@ def seating_version(tournament: Tournament, round_: Round) -> str:
     return f"{_round_key(tournament, round_)}:|:" + ":".join(str(v) for v in whole)
 
 
+#: where the printed seating's page takes its drawn blocks (a comment: nothing a visitor
+#: writes comes out as one, every text being escaped)
+PRINTED_HERE = "<!--printed-seating-->"
+
+
 def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> dict[str, Any]:
-    """A seated round's blocks and list by name, drawn, with its number of tables: kept in
-    the cache under the version of what they show (:func:`seating_version`) and the
-    tournament's name (the table cards' caption): never stale."""
+    """A seated round's blocks and list by name, drawn (as the UTF-8 bytes a page sends), with
+    its number of tables: kept in the cache under the version of what they show
+    (:func:`seating_version`) and the tournament's name (the table cards' caption): never
+    stale."""
     version = seating_version(tournament, round_)
     named = hashlib.blake2b(tournament.name.encode(), digest_size=8).hexdigest()
 
@@ -487,10 +501,10 @@ def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> di
             **_seating(round_, results=False),
         }
         html = render_to_string("pages/tournaments/print_seating.html", context)
-        return {"seating_html": html, "table_count": len(context["tables"])}
+        return {"seating_html": html.encode(), "table_count": len(context["tables"])}
 
     return readcache.versioned(
-        "round-seating-1", version, draw, parts=(get_language(), int(cards), named)
+        "round-seating-2", version, draw, parts=(get_language(), int(cards), named)
     )
 
 
@@ -549,7 +563,8 @@ def round_page_of(tournament: Tournament, round_: Round, *, asked: int) -> Round
     shown = tables[start : len(tables) if number == 0 else start + ROUND_PAGE]
     numbers = (shown[0][0], shown[-1][0]) if shown and number else None
     last = number in (0, pages)
-    version = selectors.round_seating_version(round_, numbers, byes=last)
+    sessions = [session for _, session, _ in shown] if numbers else None
+    version = selectors.round_seating_version(round_, sessions, byes=last)
     shows = "all" if numbers is None else f"{numbers[0]}-{numbers[1]}"
     return readcache.versioned(
         "round-page-1", f"{key}|{shows}|" + ":".join(str(v) for v in version),
@@ -559,7 +574,7 @@ def round_page_of(tournament: Tournament, round_: Round, *, asked: int) -> Round
 
 
 def _round_page(
-    round_: Round, tables: tuple[tuple[int, int], ...], number: int,
+    round_: Round, tables: tuple[tuple[int, int, int], ...], number: int,
     numbers: tuple[int, int] | None, last: bool,
 ) -> RoundPage:  # fmt: skip
     rows = selectors.seat_rows(round_, {}, tables=numbers, byes=last)
@@ -571,11 +586,11 @@ def _round_page(
         else:
             by_table.setdefault(row.table, []).append(_seat_line(row))
     start = 0 if number == 0 else (number - 1) * ROUND_PAGE
-    before = sum(seats for _, seats in tables[:start])
+    before = sum(seats for _, _, seats in tables[:start])
     shown = sum(len(seats) for seats in by_table.values()) + len(byes)
     page = RoundPage(
         block=SafeString(""), number=number, pages=_round_pages(len(tables)), tables=len(tables),
-        players=sum(seats for _, seats in tables) + len(round_.byes),
+        players=sum(seats for _, _, seats in tables) + len(round_.byes),
         first=before + 1 if shown else 0, last=before + shown,
     )  # fmt: skip
     context = {
