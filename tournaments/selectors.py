@@ -656,6 +656,17 @@ def _hashed(rows: QuerySet, *fields: str) -> tuple[int, int]:
     return len(values), sum(zlib.crc32(v) for v in values)
 
 
+#: :func:`_hashed` of the seats of some sessions (each seat's session, number, player and
+#: name, as ``round_seating_version`` hashes them), each name read by its key: joined, every
+#: player of the service would be hashed to find a page's few hundred
+_SEATS_HASHED = (
+    "SELECT count(*), sum(hashtext(s.session_id::text || %(sep)s || s.number::text || %(sep)s "
+    "|| s.player_id::text || %(sep)s || "
+    f"(SELECT p.name FROM {Player._meta.db_table} p WHERE p.id = s.player_id))) "
+    f"FROM {Seat._meta.db_table} s WHERE s.session_id = ANY(%(sessions)s)"
+)
+
+
 def round_seating_version(
     round_: Round, sessions: list[int] | None = None, *, byes: bool = True
 ) -> tuple[int, ...]:
@@ -665,18 +676,16 @@ def round_seating_version(
     One query, two with byes. ``sessions``: the seats of these tables' sessions alone (a page
     of the round, from :func:`round_tables`: what it shows of them moves the same numbers,
     for a fraction of the rows); ``byes``: whether the byes' names count."""
-    if sessions is None:
-        # by the sessions' ids: not joined through every table session of the service
-        seats = Seat.objects.filter(session_id__in=round_.tables.values("session_id"))
-        name = "player__name"
+    if sessions is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # written out: read on every request of a page
+            cursor.execute(_SEATS_HASHED, {"sep": "\x1f", "sessions": list(sessions)})
+            n, hashed = cursor.fetchone()
+        found = (n, hashed or 0)
     else:
-        # a page's few hundred seats, each name read by its key (joined, every player of the
-        # service would be hashed to find them)
-        player = Player.objects.filter(pk=OuterRef("player_id")).order_by()
-        seats = Seat.objects.filter(session_id__in=sessions)
-        seats = seats.annotate(named=Subquery(player.values("name")))
-        name = "named"
-    found = _hashed(seats, "session_id", "number", "player_id", name)
+        # by the sessions' ids: not joined through every table session of the service
+        at = round_.tables.values("session_id") if sessions is None else sessions
+        seats = Seat.objects.filter(session_id__in=at)
+        found = _hashed(seats, "session_id", "number", "player_id", "player__name")
     if not (byes and round_.byes):
         return found
     return (*found, *_hashed(Player.objects.filter(pk__in=round_.byes), "pk", "name"))

@@ -472,10 +472,12 @@ def _round_key(tournament: Tournament, round_: Round) -> str:
 
 
 def seating_version(tournament: Tournament, round_: Round) -> str:
-    """The version of what a round's seating shows, the printed one and the round page alike:
-    the round (its number, when it was seated, its byes) and ``selectors.round_seating_version``
-    (each seat's table, wind and player, the names): a reseat, a substitute or a rename moves
-    it, a hand played does not. One query, two with byes."""
+    """The version of what a round's whole seating shows (the printed seating, the round
+    page's search): the round (its number, when it was seated, its byes) and
+    ``selectors.round_seating_version`` (each seat's table, wind and player, the names): a
+    reseat, a substitute or a rename moves it, a hand played does not. One query, two with
+    byes; a page of the round reads the version of its own tables' seats alone
+    (:func:`round_page_of`)."""
     whole = selectors.round_seating_version(round_)
     return f"{_round_key(tournament, round_)}:|:" + ":".join(str(v) for v in whole)
 

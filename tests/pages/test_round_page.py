@@ -267,7 +267,7 @@ def test_a_hand_played_draws_nothing_again(seat):
     with CaptureQueriesContext(connection) as read:
         assert get(path) == before
     # the seats are read for their version alone (a sum of hashes), never to draw them again
-    seat_reads = [q["sql"] for q in read.captured_queries if '"clubs_seat"' in q["sql"]]
+    seat_reads = [q["sql"] for q in read.captured_queries if "clubs_seat" in q["sql"]]
     assert seat_reads and all("hashtext" in sql for sql in seat_reads), seat_reads
 
 
@@ -339,3 +339,15 @@ def test_the_tournament_and_the_print_page_link_to_it_and_it_to_them(open1002):
     assert f'href="{path}"' in get(f"/tournaments/{open1002.slug}/")
     assert f'href="{path}#where"' in get(f"/tournaments/{open1002.slug}/rounds/1/print/")
     assert f'href="{path}print/"' in get(path)
+
+
+def test_a_pages_version_is_the_printed_seatings_hash_of_its_seats(open1002):
+    # written out for a page (read on every request), hashed as the printed seating hashes
+    round_ = open1002.round_set.get(number=1)
+    sessions = [session for _, session, _ in selectors.round_tables(round_)[100:200]]
+    seats = Seat.objects.filter(session_id__in=sessions)
+    hashed = selectors._hashed(seats, "session_id", "number", "player_id", "player__name")
+    assert selectors.round_seating_version(round_, sessions, byes=False) == hashed
+    assert hashed[0] == 400
+    Player.objects.filter(pk=seats.first().player_id).update(name="Renamed")
+    assert selectors.round_seating_version(round_, sessions, byes=False) != hashed
