@@ -608,16 +608,24 @@ PLAYERS_SHOWN = 200
 QUERY_MAX = 40
 
 
-def name_matches(name: str, query: str) -> bool:
+def name_readings(name: str) -> tuple[str, ...]:
+    """What a search finds a name by besides its own characters: its full pinyin readings
+    and their initials (``clubs.pinyin.pinyin_keys``)."""
+    fulls, initials = pinyin_keys(name)
+    return (*fulls, *initials)
+
+
+def name_matches(name: str, query: str, readings: tuple[str, ...] | None = None) -> bool:
     """Whether a search matches a name: 汉字 (张 finds 张三), full pinyin (zhangsan, zhangs,
-    san) or initials (zs), case-insensitive, spaces ignored."""
+    san) or initials (zs), case-insensitive, spaces ignored. ``readings``: the name's
+    :func:`name_readings`, when the caller keeps them (a round's thousands of names: more
+    than the pinyin cache holds)."""
     q = "".join(query.split()).lower()[:QUERY_MAX]
     if not q:
         return True
     if q in "".join(name.split()).lower():
         return True
-    fulls, initials = pinyin_keys(name)
-    return any(q in key for key in fulls) or any(q in key for key in initials)
+    return any(q in key for key in (name_readings(name) if readings is None else readings))
 
 
 class PlayerList(NamedTuple):

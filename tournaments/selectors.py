@@ -626,15 +626,18 @@ def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool)
 
 
 def seat_rows(
-    round_: Round, results: dict[int, TableResult] | None = None, *, gate: bool = True
-) -> list[SeatRow]:
+    round_: Round, results: dict[int, TableResult] | None = None, *, gate: bool = True,
+    tables: tuple[int, int] | None = None, byes: bool = True,
+) -> list[SeatRow]:  # fmt: skip
     """One row per seat of a seated round, in table order, then one per bye. ``results``:
     the tournament's table results when the caller read them all at once (a report);
-    ``gate``: see :func:`table_results`."""
+    ``gate``: see :func:`table_results`; ``tables``: the tables numbered from … to alone (a
+    page of the round); ``byes``: whether the byes' rows are read too."""
     if round_.status != Round.Status.SEATED:
         return []
     # (plain rows, not model instances: a report reads every round's seats)
-    found = list(round_.tables.values_list("session_id", "pk", "number"))
+    at = round_.tables if tables is None else round_.tables.filter(number__range=tables)
+    found = list(at.values_list("session_id", "pk", "number"))
     tables = {session: pk for session, pk, _ in found}
     numbers = {pk: number for _, pk, number in found}
     seats = Seat.objects.filter(session_id__in=tables).values_list(
@@ -656,6 +659,8 @@ def seat_rows(
                 score=None if table_scores is None else table_scores[number],
             )
         )  # fmt: skip
+    if not byes:
+        return rows
     names = dict(
         Registration.objects.filter(
             tournament_id=round_.tournament_id, player_id__in=round_.byes
@@ -721,15 +726,51 @@ def _hashed(rows: QuerySet, *fields: str) -> tuple[int, int]:
     return len(values), sum(zlib.crc32(v) for v in values)
 
 
-def round_seating_version(round_: Round) -> tuple[int, ...]:
+#: :func:`_hashed` of the seats of some sessions (each seat's session, number, player and
+#: name, as ``round_seating_version`` hashes them), each name read by its key: joined, every
+#: player of the service would be hashed to find a page's few hundred
+_SEATS_HASHED = (
+    "SELECT count(*), sum(hashtext(s.session_id::text || %(sep)s || s.number::text || %(sep)s "
+    "|| s.player_id::text || %(sep)s || "
+    f"(SELECT p.name FROM {Player._meta.db_table} p WHERE p.id = s.player_id))) "
+    f"FROM {Seat._meta.db_table} s WHERE s.session_id = ANY(%(sessions)s)"
+)
+
+
+def round_seating_version(
+    round_: Round, sessions: list[int] | None = None, *, byes: bool = True
+) -> tuple[int, ...]:
     """Numbers that move with anything a round's printed seating shows, and only with that
     (a hand recorded at a table moves none): each seat's table, wind, player and the player's
     name, and the byes' names (a hash of each, summed — a rename moves no ``data_version``).
-    One query, two with byes."""
-    seats = Seat.objects.filter(session__tournament_table__round=round_)
-    found = _hashed(seats, "session_id", "number", "player_id", "player__name")
-    byes = _hashed(Player.objects.filter(pk__in=round_.byes), "pk", "name") if round_.byes else ()
-    return (*found, *byes)
+    One query, two with byes. ``sessions``: the seats of these tables' sessions alone (a page
+    of the round, from :func:`round_tables`: what it shows of them moves the same numbers,
+    for a fraction of the rows); ``byes``: whether the byes' names count."""
+    if sessions is not None and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # written out: read on every request of a page
+            cursor.execute(_SEATS_HASHED, {"sep": "\x1f", "sessions": list(sessions)})
+            n, hashed = cursor.fetchone()
+        found = (n, hashed or 0)
+    else:
+        # by the sessions' ids: not joined through every table session of the service
+        at = round_.tables.values("session_id") if sessions is None else sessions
+        seats = Seat.objects.filter(session_id__in=at)
+        found = _hashed(seats, "session_id", "number", "player_id", "player__name")
+    if not (byes and round_.byes):
+        return found
+    return (*found, *_hashed(Player.objects.filter(pk__in=round_.byes), "pk", "name"))
+
+
+def round_tables(round_: Round) -> tuple[tuple[int, int, int], ...]:
+    """Each table of a round, in table order: its number, its session and how many seats it
+    has (one query). A round's tables are written with its seating alone
+    (``services.round_seat``, which moves its ``seated_at``): who sits at them (a substitute,
+    a repair, a rename) moves none of these."""
+    return tuple(
+        round_.tables.order_by("number")
+        .annotate(seats=Count("session__seats"))
+        .values_list("number", "session_id", "seats")
+    )
 
 
 def standings_behind(*, older_than: timedelta, limit: int) -> list[int]:

@@ -1,5 +1,6 @@
-"""The tournament pages: its home, the standings, the projector, the printed seating of a
-round and the live tables of the round in play; for its scorekeeper, a new tournament, the
+"""The tournament pages: its home, the standings, the projector, a round's tables (a page at
+a time, and where a player sits) and its printed seating, and the live tables of the round in
+play; for its scorekeeper, a new tournament, the
 entries and the round desk."""
 
 from django.urls import path
@@ -59,5 +60,6 @@ urlpatterns = [
     path(f"{T}/live/", views.live, name="page-tournament-live"),
     path(f"{T}/report/", views.report, name="page-tournament-report"),
     path(f"{T}/standings/reveal/", views.reveal, name="page-tournament-reveal"),
+    path(f"{T}/rounds/<int:number>/", views.round_page, name="page-tournament-round"),
     path(f"{T}/rounds/<int:number>/print/", views.seating_print, name="page-tournament-print"),
 ]

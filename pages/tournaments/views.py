@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,6 +29,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubs import selectors as club_selectors
 from clubs.models import Role
+from clubs.pinyin import name_sort_key
 from core import readcache
 from core.csvcells import safe_row
 from core.live import tournament_channel
@@ -483,24 +485,48 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
         live_follow=_follow(tournament),
     )  # fmt: skip
-    if seated:
-        context.update(printed_seating(tournament, round_, cards=context["cards"]))
-    return render(request, "pages/tournaments/print.html", context)
+    if not seated:
+        return render(request, "pages/tournaments/print.html", context)
+    drawn = printed_seating(tournament, round_, cards=context["cards"])
+    context.update(table_count=drawn["table_count"], seating_html=SafeString(PRINTED_HERE))
+    response = render(request, "pages/tournaments/print.html", context)
+    # the blocks go into the page as the bytes they are kept as: drawn through the template,
+    # their megabytes (at 10,000 players) would be copied again at each of its levels and
+    # encoded again on every print
+    head, _, tail = response.content.partition(PRINTED_HERE.encode())
+    response.content = b"".join((head, drawn["seating_html"], tail))
+    return response
+
+
+def _round_key(tournament: Tournament, round_: Round) -> str:
+    """What a round's tables depend on: the round, when it was seated (its tables are written
+    with its seating alone: ``selectors.round_tables``) and its byes."""
+    seated = round_.seated_at.timestamp() if round_.seated_at else ""
+    return ":".join(str(v) for v in (tournament.pk, round_.pk, round_.number, seated, *round_.byes))
+
+
+def seating_version(tournament: Tournament, round_: Round) -> str:
+    """The version of what a round's whole seating shows (the printed seating, the round
+    page's search): the round (its number, when it was seated, its byes) and
+    ``selectors.round_seating_version`` (each seat's table, wind and player, the names): a
+    reseat, a substitute or a rename moves it, a hand played does not. One query, two with
+    byes; a page of the round reads the version of its own tables' seats alone
+    (:func:`round_page_of`)."""
+    whole = selectors.round_seating_version(round_)
+    return f"{_round_key(tournament, round_)}:|:" + ":".join(str(v) for v in whole)
+
+
+#: where the printed seating's page takes its drawn blocks (a comment: nothing a visitor
+#: writes comes out as one, every text being escaped)
+PRINTED_HERE = "<!--printed-seating-->"
 
 
 def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> dict[str, Any]:
-    """A seated round's blocks and list by name, drawn, with its number of tables: kept in
-    the cache under the version of what they show (``selectors.round_seating_version``: the
-    seats and the names, not the hands played at them), the round and the tournament's name
-    (the table cards' caption): never stale."""
-    version = ":".join(
-        str(v)
-        for v in (
-            tournament.pk, round_.pk, round_.number, round_.seated_at.timestamp()
-            if round_.seated_at else "", *round_.byes, "|",
-            *selectors.round_seating_version(round_),
-        )
-    )  # fmt: skip
+    """A seated round's blocks and list by name, drawn (as the UTF-8 bytes a page sends), with
+    its number of tables: kept in the cache under the version of what they show
+    (:func:`seating_version`) and the tournament's name (the table cards' caption): never
+    stale."""
+    version = seating_version(tournament, round_)
     named = hashlib.blake2b(tournament.name.encode(), digest_size=8).hexdigest()
 
     def draw() -> dict[str, Any]:
@@ -511,11 +537,202 @@ def printed_seating(tournament: Tournament, round_: Round, *, cards: bool) -> di
             **_seating(round_, results=False),
         }
         html = render_to_string("pages/tournaments/print_seating.html", context)
-        return {"seating_html": html, "table_count": len(context["tables"])}
+        return {"seating_html": html.encode(), "table_count": len(context["tables"])}
 
     return readcache.versioned(
-        "round-seating-1", version, draw, parts=(get_language(), int(cards), named)
+        "round-seating-2", version, draw, parts=(get_language(), int(cards), named)
     )
+
+
+# --- the round page: a round's tables a page at a time, and "where do I sit" ---------------------
+
+#: the tables a page of the round shows (``?page=N``; ``?page=all``: every table)
+ROUND_PAGE = 100
+#: the seats a name search lists at most (a player looks for himself: more letters narrow it)
+FOUND_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class RoundPage:
+    """One page of a round's tables as the page shows it, drawn. Its pages are counted as the
+    standings' pager counts them (``standings_pager.html``, reused as it is): in players, the
+    seats of its tables in table order, then the byes (on the last page)."""
+
+    #: the pages' links, this page's tables and (on the last page) the byes, drawn
+    block: SafeString
+    number: int  # 0: every table on one page
+    pages: int
+    tables: int
+    players: int  # seated and given a bye
+    first: int  # the first and last player shown, counted from 1
+    last: int
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if 0 < self.number < self.pages else None
+
+
+def _round_pages(tables: int) -> int:
+    return max(1, -(-tables // ROUND_PAGE))
+
+
+def round_page_of(tournament: Tournament, round_: Round, *, asked: int) -> RoundPage:
+    """Page ``asked`` of a seated round's tables (0: all of them; past the last page: the
+    last), drawn and kept in the cache under the version of what it shows: the round's
+    tables (kept under :func:`_round_key`, so a page number is held to the pages there are
+    before it is a key) and the printed seating's version of this page's tables alone
+    (``selectors.round_seating_version``: a reseat, a substitute, a repair or a rename draws
+    it again, a hand played does not; the byes' names on the last page): never stale. The
+    whole round's version hashes every seat (10,000 at 10,000 players) on each read; a page's,
+    the 400 it shows."""
+    key = _round_key(tournament, round_)
+    tables = readcache.versioned(
+        "round-tables-1", key, lambda: selectors.round_tables(round_), local=True
+    )
+    pages = _round_pages(len(tables))
+    number = min(asked, pages)
+    start = 0 if number == 0 else (number - 1) * ROUND_PAGE
+    shown = tables[start : len(tables) if number == 0 else start + ROUND_PAGE]
+    numbers = (shown[0][0], shown[-1][0]) if shown and number else None
+    last = number in (0, pages)
+    sessions = [session for _, session, _ in shown] if numbers else None
+    version = selectors.round_seating_version(round_, sessions, byes=last)
+    shows = "all" if numbers is None else f"{numbers[0]}-{numbers[1]}"
+    return readcache.versioned(
+        "round-page-1", f"{key}|{shows}|" + ":".join(str(v) for v in version),
+        lambda: _round_page(round_, tables, number, numbers, last),
+        parts=(get_language(), number), local=number != 0,  # (every table: not kept in-process)
+    )  # fmt: skip
+
+
+def _round_page(
+    round_: Round, tables: tuple[tuple[int, int, int], ...], number: int,
+    numbers: tuple[int, int] | None, last: bool,
+) -> RoundPage:  # fmt: skip
+    rows = selectors.seat_rows(round_, {}, tables=numbers, byes=last)
+    by_table: dict[int, list[SeatLine]] = {}
+    byes = []
+    for row in rows:
+        if row.table is None:
+            byes.append(_seat_line(row))
+        else:
+            by_table.setdefault(row.table, []).append(_seat_line(row))
+    start = 0 if number == 0 else (number - 1) * ROUND_PAGE
+    before = sum(seats for _, _, seats in tables[:start])
+    shown = sum(len(seats) for seats in by_table.values()) + len(byes)
+    page = RoundPage(
+        block=SafeString(""), number=number, pages=_round_pages(len(tables)), tables=len(tables),
+        players=sum(seats for _, _, seats in tables) + len(round_.byes),
+        first=before + 1 if shown else 0, last=before + shown,
+    )  # fmt: skip
+    context = {
+        "pager": page,
+        "tables": [{"number": n, "seats": seats} for n, seats in by_table.items()],
+        "byes": byes,
+    }
+    return replace(page, block=render_to_string("pages/tournaments/round_block.html", context))
+
+
+@dataclass(frozen=True)
+class RoundSeats:
+    """A seated round's seats as a name search reads them, kept under the version of its
+    whole seating: per seat (byes last) its player's name, the player, the table, the seat
+    and the page of the round that shows it."""
+
+    rows: tuple[tuple[str, int, int | None, int | None, int], ...]
+
+
+def _round_seats(round_: Round) -> RoundSeats:
+    rows = selectors.seat_rows(round_, {})
+    order = {n: i for i, n in enumerate(dict.fromkeys(r.table for r in rows if r.table))}
+    pages = _round_pages(len(order))
+    return RoundSeats(tuple(
+        (r.name, r.player, r.table, r.seat,
+         pages if r.table is None else order[r.table] // ROUND_PAGE + 1)
+        for r in rows
+    ))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeatFound:
+    """A seat of the round whose player's name a search matched: the table (None: a bye),
+    the wind, and the page of the round that shows it."""
+
+    name: str
+    table: int | None
+    wind: str
+    page: int
+
+
+@dataclass(frozen=True)
+class RoundSearch:
+    query: str
+    found: tuple[SeatFound, ...]  # the first FOUND_SHOWN, by name in pinyin order
+    matched: int
+
+
+def _name_keys(names: Iterable[str]) -> dict[str, tuple[tuple[str, str], tuple[str, ...]]]:
+    """Each name's place in pinyin order and its readings (``clubs.selectors.name_readings``):
+    what a search of the round's thousands of names needs, more than the pinyin caches hold.
+    They depend on the name alone, so what is kept under the round serves every version of
+    its seating; a name not in it (a rename, a substitute) is read when asked."""
+    return {name: (name_sort_key(name), club_selectors.name_readings(name)) for name in set(names)}
+
+
+def round_search(tournament: Tournament, round_: Round, query: str) -> RoundSearch:
+    """The seats (and byes) of a seated round whose player a search names, by 汉字 or pinyin
+    (``clubs.selectors.name_matches``), in the pinyin order of the printed list, each with
+    the page of the round that shows its table. The round's seats are kept under the version
+    of its whole seating (:func:`seating_version`), as the printed seating is."""
+    version = seating_version(tournament, round_)
+    seated = readcache.versioned("round-seats-1", version, lambda: _round_seats(round_))
+    keys = readcache.versioned(
+        "round-names-1", f"{tournament.pk}:{round_.pk}",
+        lambda: _name_keys(r[0] for r in seated.rows),
+    )  # fmt: skip
+    matched = []
+    for row in seated.rows:
+        name = row[0]
+        known = keys.get(name) or (name_sort_key(name), club_selectors.name_readings(name))
+        if club_selectors.name_matches(name, query, known[1]):
+            matched.append((known[0], row))
+    matched.sort(key=lambda m: (m[0], m[1][1]))
+    found = tuple(
+        SeatFound(name, table, wind_name(seat), page)
+        for _, (name, _player, table, seat, page) in matched[:FOUND_SHOWN]
+    )
+    return RoundSearch(query, found, len(matched))
+
+
+@require_safe
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A round for a player's phone: its tables, a page of them at a time (``?page=N``, or
+    ``?page=all``), each with its seats' winds and players, the first dealer marked; and
+    "where do I sit" (``?q=``: a name, by 汉字 or pinyin), each seat found linked to its
+    table on the page that shows it. Open to whom the printed seating is.
+
+    It follows no live channel: every hand played in the tournament is announced on its
+    channel, and a round's seats do not move with hands (thousands of phones would read the
+    page again on each one)."""
+    tournament = tournament_for(request, slug)
+    round_ = selectors.round_numbered(tournament, number)
+    if round_ is None:
+        raise Http404
+    seated = round_.status == Round.Status.SEATED
+    query = request.GET.get("q", "").strip()[: club_selectors.QUERY_MAX]
+    context = _context(
+        request, tournament, round=round_, seated=seated, q=query,
+        round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
+    )  # fmt: skip
+    if seated:
+        context["pager"] = round_page_of(tournament, round_, asked=_page_asked(request))
+        if query:
+            context["search"] = round_search(tournament, round_, query)
+    return render(request, "pages/tournaments/round.html", context)
 
 
 @require_safe

@@ -8,8 +8,12 @@ and the workers: not a ceiling):
   its own as a phone's queue sends it): ≥ 0.5× healthz, p99 server time ≤ 50 ms, ≤ 5 queries,
   flat as a table grows to 400 hands (≥ 0.9× a fresh table's rate, no more queries);
 * the table page (12 hands and 400 hands), the club ranking (first page), a player's profile,
-  the tournament standings (first page) and the round page: each ≥ 0.3× healthz and ≤ 30 ms
-  server median.
+  the tournament standings (first page) and the round page (its first page of tables, as a
+  player opens it on a phone): each ≥ 0.3× healthz and ≤ 30 ms server median.
+
+A round's printed seating (``/tournaments/<slug>/rounds/2/print/``: every seat of the round and
+every name in pinyin order on A4, a document to print, not a page) is measured too, on a row of
+its own marked "a printed document": its figures are printed, with no page target.
 
 What it does: drop and recreate the database ``xuezhan_bench_server`` (``BENCH_DB_SERVER``) on
 127.0.0.1:5432 (``BENCH_PG``; a "skipped: …" line and exit 0 when PostgreSQL or Redis does not
@@ -19,7 +23,8 @@ players and 20,000 hands (1,250 closed tables of 16), its lines, ratings and awa
 and one of 400 for the table page, 16 fresh ones and 16 of 400 hands for the hands posted
 (hands copied from two the service recorded, with their payments and revisions); a tournament
 of 10,000 players, round 1 seated (random draw) with its totals in, its standings computed, and
-round 2 seated (the round page: ``/tournaments/<slug>/rounds/2/print/``). Then:
+round 2 seated (the round page: ``/tournaments/<slug>/rounds/2/``, and its printed seating).
+Then:
 
 1. the queries of each request, counted in this process (``CaptureQueriesContext``, Django's
    test client, the same settings and database as the server), the second of two (the first
@@ -133,7 +138,7 @@ SCALES = tuple(
     )
 )
 #: the size of each page's main figure (index in SCALES)
-MAIN = {"table": 1, "ranking": 2, "profile": 2, "standings": 2, "round": 2}
+MAIN = {"table": 1, "ranking": 2, "profile": 2, "standings": 2, "round": 2, "print": 2}
 #: the main figures' sizes without the scale: the club, its tables, a table, the tournament
 MAIN_SIZES = (500, 1_250, 400, 10_000)
 
@@ -445,13 +450,15 @@ class Request:
     label: str
     #: per client: (method, path, body, headers, expected status), sent in turn
     requests: list[list[tuple]]
-    kind: str  # "ceiling", "hand", "page" or "reference" (no target: what a part costs)
+    kind: str  # "ceiling", "hand", "page"; no target: "reference" (a part), "document" (printed)
     queries: int | None = None
 
 
-def page(key: str, label: str, path: str, headers: dict | None = None) -> Request:
+def page(
+    key: str, label: str, path: str, headers: dict | None = None, kind: str = "page"
+) -> Request:
     sent = {"Accept-Language": LANGUAGE, **(headers or {})}
-    return Request(key, label, [[("GET", path, None, sent, 200)]] * CLIENTS, "page")
+    return Request(key, label, [[("GET", path, None, sent, 200)]] * CLIENTS, kind)
 
 
 #: where a fresh ``Idempotency-Key`` goes into each hand sent (the same length: the request's
@@ -515,8 +522,10 @@ def requests_of(tables: Tables, sizes: list[Sizes]) -> list[Request]:
                  f"/players/{s.regular}/"),
             page(f"standings{tag}", f"GET standings ({s.tournament_players:,} players)",
                  f"/tournaments/{s.tournament}/standings/"),
-            page(f"round{tag}", f"GET round page ({round_tables:,} tables)",
-                 f"/tournaments/{s.tournament}/rounds/2/print/"),
+            page(f"round{tag}", f"GET round page (page 1 of {round_tables:,} tables)",
+                 f"/tournaments/{s.tournament}/rounds/2/"),
+            page(f"print{tag}", f"GET printed seating ({round_tables:,} tables)",
+                 f"/tournaments/{s.tournament}/rounds/2/print/", kind="document"),
         ]  # fmt: skip
     return out
 
@@ -825,6 +834,8 @@ def targets_of(r: Request, f: Figure, fresh: Figure | None, fresh_queries: int |
         return f"{at_least(f.ratio, PAGE_RATIO)}; median " + at_most(f.server_p50, PAGE_MEDIAN_MS)
     if r.kind == "reference":
         return "a reference (no target): the hand's ceiling, nothing stored"
+    if r.kind == "document":
+        return "a printed document (every seat of the round on A4): no page target"
     return "the ceiling"
 
 

@@ -103,6 +103,7 @@ MEMBERS_CLUB = {
     "page-tournament-projector": (404, 404, 200, 200, 200, 200, 200),
     "page-tournament-live": (404, 404, 200, 200, 200, 200, 200),
     "page-tournament-print": (404, 404, 200, 200, 200, 200, 200),
+    "page-tournament-round": (404, 404, 200, 200, 200, 200, 200),  # whom the print page is
     "page-tournament-report": (404, 404, 200, 200, 200, 200, 200),
     # the scorekeeper's: a new tournament and its entries are the organisers', the round desk
     # (a table's totals) the scorers'
@@ -126,6 +127,7 @@ TOURNAMENT_PAGES = [
     "page-tournament-projector",
     "page-tournament-live",
     "page-tournament-print",
+    "page-tournament-round",
     "page-tournament-report",
 ]
 DIRECTOR_PAGES = [
@@ -272,6 +274,7 @@ def world(request):
         "page-invitation-revoke": [club.slug, invitation.pk],
         **dict.fromkeys(TOURNAMENT_PAGES + DIRECTOR_PAGES, ["private-cup"]),
         "page-tournament-print": ["private-cup", 1],
+        "page-tournament-round": ["private-cup", 1],
         "page-tournament-new": [club.slug],
         "page-tournament-entry": ["private-cup", entered],
         "page-tournament-seat": ["private-cup"],
