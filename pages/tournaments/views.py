@@ -554,9 +554,8 @@ FOUND_SHOWN = 20
 
 @dataclass(frozen=True)
 class RoundPage:
-    """One page of a round's tables as the page shows it, drawn. Its pages are counted as the
-    standings' pager counts them (``standings_pager.html``, reused as it is): in players, the
-    seats of its tables in table order, then the byes (on the last page)."""
+    """One page of a round's tables as the page shows it, drawn, its pages counted in tables
+    (``standings_pager.html`` with ``unit="tables"``); the byes are on the last page."""
 
     #: the pages' links, this page's tables and (on the last page) the byes, drawn
     block: SafeString
@@ -564,7 +563,7 @@ class RoundPage:
     pages: int
     tables: int
     players: int  # seated and given a bye
-    first: int  # the first and last player shown, counted from 1
+    first: int  # the first and last table shown, counted from 1 in table order
     last: int
 
     @property
@@ -622,12 +621,10 @@ def _round_page(
         else:
             by_table.setdefault(row.table, []).append(_seat_line(row))
     start = 0 if number == 0 else (number - 1) * ROUND_PAGE
-    before = sum(seats for _, _, seats in tables[:start])
-    shown = sum(len(seats) for seats in by_table.values()) + len(byes)
     page = RoundPage(
         block=SafeString(""), number=number, pages=_round_pages(len(tables)), tables=len(tables),
         players=sum(seats for _, _, seats in tables) + len(round_.byes),
-        first=before + 1 if shown else 0, last=before + shown,
+        first=start + 1 if by_table else 0, last=start + len(by_table),
     )  # fmt: skip
     context = {
         "pager": page,

@@ -104,18 +104,18 @@ def test_a_page_of_tables_at_a_time_and_all_on_one(open1002):
     path = path_of(open1002)
     first = get(path)
     assert tables_on(first) == list(range(1, 101))
-    assert "Page 1 of 3: players 1–400 of 1002" in first
+    assert "Page 1 of 3: tables 1–100 of 250" in first
     assert 'href="?page=2" rel="next"' in first and 'rel="prev"' not in first
     assert 'href="?page=all"' in first and "250 tables" in first
     assert 'id="byes"' not in first  # the byes are on the last page
     second = get(path + "?page=2")
     assert tables_on(second) == list(range(101, 201))
-    assert "players 401–800 of 1002" in second and 'href="?page=1" rel="prev"' in second
+    assert "tables 101–200 of 250" in second and 'href="?page=1" rel="prev"' in second
     last = get(path + "?page=3")
-    assert tables_on(last) == list(range(201, 251)) and "players 801–1002 of 1002" in last
+    assert tables_on(last) == list(range(201, 251)) and "tables 201–250 of 250" in last
     assert 'rel="next"' not in last and 'id="byes"' in last
     every = get(path + "?page=all")
-    assert tables_on(every) == list(range(1, 251)) and "All 1002 players" in every
+    assert tables_on(every) == list(range(1, 251)) and "All 250 tables" in every
     assert 'id="byes"' in every
 
 
@@ -161,8 +161,8 @@ def test_a_small_round_has_no_pages_and_speaks_chinese(seat):
 
 def test_the_pages_in_chinese(open1002):
     body = get(f"{path_of(open1002)}?page=2", "zh-Hans")
-    assert "第 2 页，共 3 页" in body and "显示全部" in body
-    assert "共 1002 名选手" in get(f"{path_of(open1002)}?page=all", "zh-Hans")
+    assert "第 2 页，共 3 页：第 101–200 桌，共 250 桌" in body and "显示全部" in body
+    assert "共 250 桌，全部显示" in get(f"{path_of(open1002)}?page=all", "zh-Hans")
 
 
 # --- "where do I sit" -----------------------------------------------------------------------------
@@ -181,6 +181,7 @@ def test_a_name_finds_its_table_and_the_page_that_holds_it(open1002):
     assert seats_on(get(f"{path}?page=2"), 173)[2] == "张三丰"
     zh = get(f"{path}?q=zsf", "zh-Hans")
     assert found_on(zh) == [("张三丰", "?page=2#table-173", "第 173 桌 · 西")]
+    assert "1 位选手符合“zsf”" in zh  # a tournament's players, not a club's 牌友
 
 
 def test_a_bye_is_found_as_a_bye_on_the_last_page(open1002):
