@@ -8,13 +8,16 @@ hand and nothing stale is ever served. Old keys simply expire.
 
 The cache fails open (``core.cache``): Redis away means every read computes, slower but right.
 
-``local=True`` also keeps the answer in the process (at most :data:`LOCAL_ITEMS` of them, the
-oldest dropped first): a key names one version of the data, so what the process kept under it
-is as right as Redis's copy, and a page read often (a club's ranking) skips the round trip.
+``local=True`` also keeps the answer in the process (at most :data:`LOCAL_ITEMS` of them and
+:data:`LOCAL_BYTES` in all, pickled, the oldest dropped first; one larger than an eighth of that
+is not kept): a key names one version of the data, so what the process kept under it is as
+right as Redis's copy, and a page read often (a club's ranking) skips the round trip. A table
+page's body at 400 hands is some 380 kB: the bytes, not the count, bound a worker's memory.
 """
 
 from __future__ import annotations
 
+import pickle
 import threading
 from collections.abc import Callable, Hashable, Iterable
 from typing import TypeVar
@@ -25,7 +28,11 @@ T = TypeVar("T")
 
 #: how many read models a process keeps itself (``local=True``), beside the shared cache
 LOCAL_ITEMS = 256
+#: and how many bytes (their pickled size) in all
+LOCAL_BYTES = 48 * 2**20
 _local: dict[str, object] = {}
+_local_sizes: dict[str, int] = {}
+_local_bytes = 0
 #: the ASGI server's threads share ``_local``: one of them evicts and adds at a time
 _local_lock = threading.Lock()
 
@@ -59,13 +66,32 @@ def versioned(
         hit = build()
         cache.set(k, hit, timeout)
     if local:
-        with _local_lock:
-            while len(_local) >= LOCAL_ITEMS:  # the oldest first (dicts keep their order)
-                _local.pop(next(iter(_local)), None)
-            _local[k] = hit
+        _keep_local(k, hit)
     return hit
+
+
+def _keep_local(k: str, value: object) -> None:
+    global _local_bytes
+    size = len(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+    if size > LOCAL_BYTES // 8:
+        return
+    with _local_lock:
+        if k in _local:
+            return
+        # the oldest first (dicts keep their order)
+        while _local and (len(_local) >= LOCAL_ITEMS or _local_bytes + size > LOCAL_BYTES):
+            oldest = next(iter(_local))
+            del _local[oldest]
+            _local_bytes -= _local_sizes.pop(oldest)
+        _local[k] = value
+        _local_sizes[k] = size
+        _local_bytes += size
 
 
 def forget_local() -> None:
     """Drop what this process kept (the test suite, as it empties the cache between tests)."""
-    _local.clear()
+    global _local_bytes
+    with _local_lock:
+        _local.clear()
+        _local_sizes.clear()
+        _local_bytes = 0
