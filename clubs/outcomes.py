@@ -86,7 +86,7 @@ def session_outcomes(session_ids: Iterable[int]) -> dict[int, SessionOutcome]:
     if not ids:
         return {}
     sessions = (
-        TableSession.objects.filter(pk__in=ids)
+        TableSession.objects.filter(pk__any_of=ids)
         .order_by()
         .annotate(
             # the hands that count: a hand held by the table's confirmation rule is left out
@@ -111,14 +111,14 @@ def session_outcomes(session_ids: Iterable[int]) -> dict[int, SessionOutcome]:
     totals = sessions_totals(ids)
     seats: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
     for session_id, number, player_id, name in (
-        Seat.objects.filter(session_id__in=ids)
+        Seat.objects.filter(session_id__any_of=ids)
         .order_by("session_id", "number")
         .values_list("session_id", "number", "player_id", "player__name")
     ):
         seats[session_id].append((number, player_id, name))
     bettors: dict[int, list[tuple[int, int | None, str]]] = defaultdict(list)
     for session_id, bettor_id, player_id, player_name, guest in (
-        Bettor.objects.filter(session_id__in=ids)
+        Bettor.objects.filter(session_id__any_of=ids)
         .order_by("session_id", "id")
         .values_list("session_id", "id", "player_id", "player__name", "guest_name")
     ):
@@ -170,7 +170,7 @@ def sessions_hand_records(session_ids: Iterable[int]) -> dict[int, list[tuple[in
     without such a hand is left out)."""
     out: dict[int, list[tuple[int, dict, dict]]] = defaultdict(list)
     for session_id, number, record, settlement in (
-        Hand.objects.filter(session_id__in=list(session_ids), is_deleted=False, counts=True)
+        Hand.objects.filter(session_id__any_of=list(session_ids), is_deleted=False, counts=True)
         .order_by("session_id", "number")
         .values_list("session_id", "number", "record", "settlement")
     ):

@@ -168,7 +168,7 @@ def session_totals(*, session_id: int) -> SessionTotals:
 def sessions_totals(session_ids: Iterable[int]) -> dict[int, SessionTotals]:
     """Totals of many sessions, by session id (every id given has an entry)."""
     ids = list(session_ids)
-    return _totals(Q(hand__session_id__in=ids), Q(session_id__in=ids))
+    return _totals(Q(hand__session_id__any_of=ids), Q(session_id__any_of=ids))
 
 
 def sessions_totals_where(**lookup) -> dict[int, SessionTotals]:

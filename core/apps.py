@@ -23,3 +23,11 @@ class CoreConfig(AppConfig):
         task_success.connect(task_done, weak=False, dispatch_uid="core.outbox")
         # A PostgreSQL connection that stops answering fails, not hangs (core.db).
         connection_created.connect(bound_answers, dispatch_uid="core.db")
+        # ``field__any_of=ids``: many ids in one parameter (core.lookups); a foreign key
+        # takes only its own class's lookups, not every field's
+        from django.db.models import Field, ForeignObject
+
+        from core.lookups import AnyOf
+
+        Field.register_lookup(AnyOf)
+        ForeignObject.register_lookup(AnyOf)

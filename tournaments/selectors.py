@@ -813,7 +813,7 @@ def tournaments_of_sessions(session_ids: Iterable[int]) -> dict[int, int]:
     """:func:`tournament_of_session` of many sessions in one query: the tournament of each
     that is a tournament's table (a club's own tables are left out)."""
     return dict(
-        Table.objects.filter(session_id__in=list(session_ids)).values_list(
+        Table.objects.filter(session_id__any_of=list(session_ids)).values_list(
             "session_id", "round__tournament_id"
         )
     )
