@@ -30,6 +30,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -52,13 +53,14 @@ from ratings import system
 from ratings.awards_selectors import club_awards, club_seasons, season_period
 from ratings.facts import session_facts
 from ratings.fastpath import (
+    CHANGE_COLUMNS,
     FACT_COLUMNS,
     LINE_COLUMNS,
     WIN_COLUMNS,
     ChangeRow,
     batch_transaction,
     changes_insert,
-    lines_insert,
+    lines_replace,
 )
 from ratings.models import (
     ALL_TIME,
@@ -129,6 +131,10 @@ def _from(key: tuple[datetime, int], moment: str = "played_at") -> Q:
 # --- the statistics' lines -------------------------------------------------------------------
 
 
+#: a seat's figures in ``FACT_COLUMNS`` order, read in one call (a recompute reads 40,000)
+_facts_of = attrgetter(*FACT_COLUMNS)
+
+
 def _line_rows(
     outcome: SessionOutcome,
     tournament_id: int | None,
@@ -152,7 +158,7 @@ def _line_rows(
             session, player, *where, seat.seat, seat.score, seat.place, seat.tied,
             outcome.entered,
             {str(player_of[o]): net for o, net in f.exchanged.items() if player_of[o] is not None},
-            *(getattr(f, name) for name in FACT_COLUMNS),
+            *_facts_of(f),
         )
         for seat, f, player in zip(outcome.seats, facts.seats, player_of, strict=True)
         if player is not None
@@ -201,17 +207,16 @@ def _write_lines(outcome: SessionOutcome, tournament_id: int | None) -> set[tupl
 def _rewrite_lines(session_ids: list[int]) -> int:
     """The statistics' lines of many sessions written again from their hands, in a fixed
     number of queries however many sessions (a full recompute, a chunk at a time): their
-    outcomes, hands, tournaments and substitutes read in one query each, the old lines
-    deleted in one statement and the new ones stored by COPY. Answers how many lines were
-    written."""
+    outcomes, hands, tournaments and substitutes read in one query each, then only the
+    sessions whose lines (or wins) differ from what is stored rewritten
+    (:func:`lines_replace`): a recompute that finds the lines as it left them writes nothing.
+    Answers how many lines were written."""
     batch_transaction()
     outcomes = session_outcomes(session_ids)
     tournaments = tournaments_of_sessions(session_ids)
     finished = [sid for sid, outcome in outcomes.items() if _has_lines(outcome)]
     credits = sessions_credits(s for s in finished if s in tournaments) if tournaments else {}
     hands = sessions_hand_records(finished)
-    SessionLine.objects.filter(session_id__in=session_ids).delete()
-    WinLine.objects.filter(session_id__in=session_ids).delete()
     lines: list[tuple] = []
     wins: list[tuple] = []
     for session_id in finished:
@@ -223,8 +228,7 @@ def _rewrite_lines(session_ids: list[int]) -> int:
         )
         lines += session_lines
         wins += session_wins
-    lines_insert(lines, wins)
-    return len(lines)
+    return lines_replace(session_ids, lines, wins)
 
 
 def _club_line_moment(session_id: int) -> datetime | None:
@@ -254,20 +258,36 @@ def _awards_follow(outcome: SessionOutcome, was: datetime | None) -> None:
 def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
     """Rate the pool's sessions from ``key`` on (None: all of them) again; answers how many
     sessions were rated. The ratings before ``key`` stand: each player's skill before it is
-    the skill his first rated session from there on started from."""
-    rating_system = pool.system
-    state: dict[int, tuple[system.Skill, int]] = {
-        r.player_id: (system.Skill(r.mu, r.sigma), r.sessions) for r in pool.ratings.all()
+    the skill his first rated session from there on started from.
+
+    Skills are plain floats rated by :func:`system.rate_seats` (openskill's arithmetic without
+    its objects). The history and the ratings are compared with what is stored, and only the
+    rows that differ are written: a recompute that finds what the last one left (a check,
+    the lines rewritten the same) writes nothing, one after a change rewrites from where the
+    numbers move."""
+    system_id = pool.system_id
+    stored = {
+        pid: (sid, mu, sigma, rating, n)
+        for pid, sid, mu, sigma, rating, n in pool.ratings.values_list(
+            "player_id", "system_id", "mu", "sigma", "rating", "sessions"
+        )
     }
+    # each player's (μ, σ, rated sessions) as the replay goes; from nothing when it is all
+    state: dict[int, tuple[float, float, int]] = (
+        {} if key is None else {pid: (mu, sigma, n) for pid, (_, mu, sigma, _, n) in stored.items()}
+    )
     later = pool.changes.all() if key is None else pool.changes.filter(_from(key))
+    old: dict[tuple[int, int], tuple[int, ChangeRow]] = {}  # (session, player) → (id, row)
     seen: set[int] = set()
-    for pid, mu, sigma, number in later.order_by("played_at", "session_id").values_list(
-        "player_id", "mu_before", "sigma_before", "number"
+    for row_id, *values in later.order_by("played_at", "session_id").values_list(
+        "id", *CHANGE_COLUMNS
     ):
-        if pid not in seen:
-            seen.add(pid)
-            state[pid] = (system.Skill(mu, sigma), number - 1)
-    later.delete()
+        row = ChangeRow(*values)
+        old[(row.session_id, row.player_id)] = (row_id, row)
+        if row.player_id not in seen:
+            seen.add(row.player_id)
+            if key is not None:
+                state[row.player_id] = (row.mu_before, row.sigma_before, row.number - 1)
 
     lines = _pool_lines(pool)
     if key is not None:
@@ -278,42 +298,65 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
     ).values_list("session_id", "started_at", "player_id", "place", "score"):
         tables[session_id].append((started_at, player_id, place, score))
 
-    changes: list[ChangeRow] = []
+    new = (system.MU, system.SIGMA, 0)
+    fresh: list[ChangeRow] = []  # rows not stored as they are
+    kept: set[int] = set()  # ids of stored rows that stand
+    rated_players: set[int] = set()
     for session_id, seats in tables.items():  # in play order: dicts keep insertion order
         # (three at a tournament table whose substitute's seat counts for nobody)
         if len(seats) < 2:
             continue
-        skills = [state.get(p, (system.Skill(), 0))[0] for _, p, _, _ in seats]
-        rated = system.rate_table(skills, [place for _, _, place, _ in seats])
-        for (played_at, player_id, place, score), r in zip(seats, rated, strict=True):
-            number = state.get(player_id, (None, 0))[1] + 1
-            state[player_id] = (r.after, number)
-            changes.append(
-                ChangeRow(
-                    pool.pk, player_id, session_id, rating_system.pk, played_at, number, score,
-                    place, r.expected_place, r.expected_probability, r.before.mu,
-                    r.before.sigma, r.after.mu, r.after.sigma, r.before.display, r.after.display,
-                )
+        before = [state.get(p, new) for _, p, _, _ in seats]
+        rated = system.rate_seats(
+            [(mu, sigma) for mu, sigma, _ in before], [pl for _, _, pl, _ in seats]
+        )
+        for (played_at, player_id, place, score), (mu, sigma, n), r in zip(
+            seats, before, rated, strict=True
+        ):
+            state[player_id] = (r.mu, r.sigma, n + 1)
+            rated_players.add(player_id)
+            row = ChangeRow(
+                pool.pk, player_id, session_id, system_id, played_at, n + 1, score, place,
+                r.expected_place, r.expected_probability, mu, sigma, r.mu, r.sigma,
+                system.display(mu, sigma), system.display(r.mu, r.sigma),
             )  # fmt: skip
-    changes_insert(changes)
+            was = old.get((session_id, player_id))
+            if was is not None and was[1] == row:
+                kept.add(was[0])
+            else:
+                fresh.append(row)
+    stale = [row_id for row_id, _ in old.values() if row_id not in kept]
+    if len(stale) == len(old):
+        later.delete()
+    else:
+        for at in range(0, len(stale), BATCH):
+            RatingChange.objects.filter(pk__in=stale[at : at + BATCH]).delete()
+    changes_insert(fresh)
 
-    touched = seen | {c.player_id for c in changes}
-    gone = [pid for pid in touched if state[pid][1] == 0]
-    pool.ratings.filter(player_id__in=gone).delete()
-    kept = [(pid, *state[pid]) for pid in touched if state[pid][1] > 0]
-    Rating.objects.bulk_create(
-        [
-            Rating(
-                pool=pool, player_id=pid, system=rating_system, mu=skill.mu, sigma=skill.sigma,
-                rating=skill.display, sessions=n,
-            )
-            for pid, skill, n in kept
-        ],
-        batch_size=BATCH,
-        update_conflicts=True,
-        unique_fields=["pool", "player"],
-        update_fields=["system", "mu", "sigma", "rating", "sessions"],
-    )  # fmt: skip
+    touched = seen | rated_players | (set(stored) if key is None else set())
+    rows = {pid: state.get(pid, new) for pid in touched}
+    gone = [pid for pid, (_, _, n) in rows.items() if n == 0 and pid in stored]
+    if gone:
+        pool.ratings.filter(player_id__in=gone).delete()
+    moved = [
+        (pid, mu, sigma, n)
+        for pid, (mu, sigma, n) in rows.items()
+        if n > 0 and stored.get(pid) != (system_id, mu, sigma, system.display(mu, sigma), n)
+    ]
+    if moved:
+        Rating.objects.bulk_create(
+            [
+                Rating(
+                    pool=pool, player_id=pid, system_id=system_id, mu=mu, sigma=sigma,
+                    rating=system.display(mu, sigma), sessions=n,
+                )
+                for pid, mu, sigma, n in moved
+            ],
+            batch_size=BATCH,
+            update_conflicts=True,
+            unique_fields=["pool", "player"],
+            update_fields=["system", "mu", "sigma", "rating", "sessions"],
+        )  # fmt: skip
     return len(tables)
 
 
@@ -429,8 +472,7 @@ def _nothing_to_refresh(session_id: int) -> bool:
 
 
 def _recompute_locked(pool: RatingPool) -> int:
-    pool.changes.all().delete()
-    pool.ratings.all().delete()
+    # the stored history and ratings are compared, not deleted first: what stands is kept
     return _replay(pool, None)
 
 
