@@ -83,8 +83,9 @@ from tournaments.selectors import (
 )
 
 BATCH = 2000
-#: how many sessions a full recompute rewrites the lines of at a time (a few queries each)
-LINES_CHUNK = 1000
+#: how many sessions a full recompute rewrites the lines of at a time (a few queries each,
+#: their ids sent as one array: a larger chunk is fewer round trips, its lines one COPY block)
+LINES_CHUNK = 2500
 #: how many lagging sessions one periodic check follows up at most
 RECONCILE_BATCH = 500
 
