@@ -1017,9 +1017,11 @@ def standings_reconcile(*, limit: int = RECONCILE_BATCH) -> list[int]:
 #: A snapshot's row, numbered the tournament's next version, in one prepared statement: its
 #: rows (megabytes of JSON at 10,000 players) sent as a parameter of their own, compact, not
 #: escaped into the statement's text (issue 25)
-_SNAPSHOT_INSERT = """
-INSERT INTO {table} (tournament_id, version, computed_at, rounds_complete, tables_counted,
-                     rows, points_scale, tiebreaks, seconds, visible, sessions_version)
+#: (its text starts with INSERT, as the ORM's did: what the database's own view of its sessions
+#: shows, and a fault test looks for)
+_SNAPSHOT_INSERT = """INSERT INTO {table} (tournament_id, version, computed_at, rounds_complete,
+                     tables_counted, rows, points_scale, tiebreaks, seconds, visible,
+                     sessions_version)
 SELECT %(tournament)s, COALESCE(MAX(version), 0) + 1, %(computed_at)s, %(rounds_complete)s,
        %(tables_counted)s, %(rows)s::jsonb, %(points_scale)s, %(tiebreaks)s::jsonb,
        %(seconds)s, %(visible)s::jsonb, %(sessions_version)s

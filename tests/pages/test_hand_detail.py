@@ -158,9 +158,10 @@ def test_the_page_reads_in_the_same_queries_for_1_or_3_winners(
 
 
 #: the hand page's queries, however many winners: the session with its club and ruleset, its
-#: seats and bettors (3), the login (2), the visitor's role, the hand and its payments (2), the
-#: sheet's hands, results and totals (4), the history, the words said about it (its confirmations)
-QUERIES = 14
+#: seats and bettors (3), the login (1: its browser session is read from the cache), the
+#: visitor's role, the hand and its payments (2), the sheet's hands, results and totals (4), the
+#: history, the words said about it (its confirmations)
+QUERIES = 13
 
 
 def test_the_sheet_links_each_hand_to_its_page(table):

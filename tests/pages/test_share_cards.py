@@ -206,7 +206,7 @@ def test_the_cards_read_in_the_same_queries_with_1_or_3_tables(
             assert client.get(url).status_code == 200
 
 
-#: the evening card: the login (2), the club and the visitor's role (2), the evening (5); the
-#: player card: the login (2), the player (1), his statistics over what the visitor may read (9;
-#: 10 when he played a tournament table)
-CARD_QUERIES = (9, 12)
+#: the evening card: the login (1: its browser session is read from the cache), the club and
+#: the visitor's role (2), the evening (5); the player card: the login (1), the player (1), his
+#: statistics over what the visitor may read (9; 10 when he played a tournament table)
+CARD_QUERIES = (8, 11)
