@@ -273,15 +273,22 @@ def _idempotent(
                     checks=checks,
                 )
     except (IntegrityError, ServiceError, APIException):
-        # Racing with a first request under the same key, this one blocked on its locks and
-        # failed once it committed (on the key itself, or e.g. ``hand_exists``): a retry.
-        prior = _stored(request, key)
-        if prior is None:
+        retry = _as_retry(request, key, digest)
+        if retry is None:
             raise
-        return _replay(request, prior, digest)
+        return retry
     finally:
         delattr(request._request, _NOTED)
     return response
+
+
+def _as_retry(request: Request, key: str, digest: str) -> Response | None:
+    """A request that failed while racing with a first one under the same key (it blocked on
+    that one's locks and failed once it committed: on the key itself, or e.g. ``hand_exists``)
+    is answered as a retry, with the first one's answer; None when there is none (its failure
+    was its own)."""
+    prior = _stored(request, key)
+    return None if prior is None else _replay(request, prior, digest)
 
 
 def _idempotent_in_write(request: Request, key: str, digest: str, handler, *args, **kwargs):
@@ -295,12 +302,10 @@ def _idempotent_in_write(request: Request, key: str, digest: str, handler, *args
     try:
         response = handler(request, *args, **kwargs)
     except (IntegrityError, ServiceError, APIException):
-        # as in _idempotent: its transaction rolled back, this request lost a race under the
-        # same key (on the key itself, or e.g. ``hand_exists``): a retry
-        prior = _stored(request, key)
-        if prior is None:
+        retry = _as_retry(request, key, digest)  # its transaction rolled back
+        if retry is None:
             raise
-        return _replay(request, prior, digest)
+        return retry
     finally:
         delattr(django_request, _NOTED)
         delattr(django_request, _IN_WRITE)

@@ -307,8 +307,24 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
 STANDINGS_PAGE = 100
 
 
+class PageLinks:
+    """A pager's previous and next page around page ``number`` of ``pages`` (0: everything on
+    one page: neither), for the pages' links (``standings_pager.html``)."""
+
+    number: int
+    pages: int
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if 0 < self.number < self.pages else None
+
+
 @dataclass(frozen=True)
-class StandingsPage:
+class StandingsPage(PageLinks):
     """One page of the standings as the page shows it: the standings' head and columns with
     the lines of this page (their rows drawn), which players they are, and the pages."""
 
@@ -320,14 +336,6 @@ class StandingsPage:
     players: int
     first: int  # the first and last line shown, counted from 1
     last: int
-
-    @property
-    def previous(self) -> int | None:
-        return self.number - 1 if self.number > 1 else None
-
-    @property
-    def next(self) -> int | None:
-        return self.number + 1 if 0 < self.number < self.pages else None
 
 
 def _page_asked(request: HttpRequest) -> int:
@@ -553,7 +561,7 @@ FOUND_SHOWN = 20
 
 
 @dataclass(frozen=True)
-class RoundPage:
+class RoundPage(PageLinks):
     """One page of a round's tables as the page shows it, drawn, its pages counted in tables
     (``standings_pager.html`` with ``unit="tables"``); the byes are on the last page."""
 
@@ -565,14 +573,6 @@ class RoundPage:
     players: int  # seated and given a bye
     first: int  # the first and last table shown, counted from 1 in table order
     last: int
-
-    @property
-    def previous(self) -> int | None:
-        return self.number - 1 if self.number > 1 else None
-
-    @property
-    def next(self) -> int | None:
-        return self.number + 1 if 0 < self.number < self.pages else None
 
 
 def _round_pages(tables: int) -> int:
