@@ -595,6 +595,17 @@ def latest_snapshot(tournament: Tournament) -> tuple[int, int, datetime] | None:
     )
 
 
+def latest_snapshot_as_read(tournament: Tournament) -> tuple[int, int, datetime] | None:
+    """:func:`latest_snapshot` as it stood when :func:`tournament_visible` read the tournament
+    (the same statement, on PostgreSQL), else read now. For a page that reads: one that writes
+    a snapshot and shows it in the same request asks :func:`latest_snapshot`."""
+    read = tournament.__dict__.get("_latest_snapshot", _UNREAD)
+    return latest_snapshot(tournament) if read is _UNREAD else read
+
+
+_UNREAD = object()
+
+
 @lru_cache(maxsize=32)
 def _snapshot_table(pk: int, version: int, computed_at: datetime, *, full: bool) -> StandingsTable:
     """A snapshot's standings table, read once per process: a snapshot never changes (a
@@ -853,10 +864,16 @@ _TOURNAMENT_PARTS = (Tournament, Club, RulesetSnapshot)
 def _tournament_sql() -> tuple[str, list[list[str]]]:
     fields = [list(m._meta.concrete_fields) for m in _TOURNAMENT_PARTS]
     columns = [f"{alias}.{f.column}" for alias, fs in zip("tcr", fields, strict=True) for f in fs]
+    # and its latest standings snapshot (latest_snapshot's row), by the (tournament, version)
+    # index: the standings page needs no query of its own for it
     sql = (
-        f"SELECT {', '.join(columns)} FROM {Tournament._meta.db_table} t"
+        f"SELECT {', '.join(columns)}, ls.id, ls.version, ls.computed_at"
+        f" FROM {Tournament._meta.db_table} t"
         f" JOIN {Club._meta.db_table} c ON c.id = t.club_id"
         f" JOIN {RulesetSnapshot._meta.db_table} r ON r.id = t.ruleset_id"
+        f" LEFT JOIN LATERAL (SELECT s.id, s.version, s.computed_at"
+        f" FROM {StandingsSnapshot._meta.db_table} s WHERE s.tournament_id = t.id"
+        " ORDER BY s.version DESC LIMIT 1) ls ON true"
         " WHERE t.slug = %(slug)s"
     )
     return sql, [[f.attname for f in fs] for fs in fields]
@@ -869,9 +886,11 @@ def _tournament_by_slug(slug: str) -> Tournament | None:
     if row is None:
         return None
     t, c = len(names[0]), len(names[0]) + len(names[1])
+    r = c + len(names[2])
     tournament = model_from_row(Tournament, names[0], row[:t])
     tournament.club = model_from_row(Club, names[1], row[t:c])
-    tournament.ruleset = model_from_row(RulesetSnapshot, names[2], row[c:])
+    tournament.ruleset = model_from_row(RulesetSnapshot, names[2], row[c:r])
+    tournament._latest_snapshot = None if row[r] is None else tuple(row[r:])
     return tournament
 
 

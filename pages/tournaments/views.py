@@ -356,7 +356,7 @@ def standings_page(tournament: Tournament, *, full: bool, asked: int) -> Standin
     the standings' rules (the trend is computed by them) and whether the hidden last rounds are
     shown: never stale. Its count of players is kept the same way, so a page number is held to
     the pages there are before it is a key."""
-    latest = selectors.latest_snapshot(tournament)
+    latest = selectors.latest_snapshot_as_read(tournament)
     if latest is None:  # nothing computed yet: nothing to keep
         return _standings_page(tournament, full=full, asked=1)
     pk, version, computed_at = latest
