@@ -1080,10 +1080,31 @@ def free_tournament_slug(wanted: str) -> str:
 
 
 def round_numbered(tournament: Tournament, number: int) -> Round | None:
-    round_ = tournament.round_set.filter(number=number).first()
+    """The tournament's round of this number (None: no such round). One prepared statement on
+    PostgreSQL: the round page, its printed seating and its cards read it on every request,
+    and building the ORM's query cost them more than running it (issue 25)."""
+    if connection.vendor == "postgresql":
+        row = prepared_row(_round_sql(), {"tournament": tournament.pk, "number": number})
+        round_ = None if row is None else model_from_row(Round, _round_fields(), row)
+    else:
+        round_ = tournament.round_set.filter(number=number).first()
     if round_ is not None:
         round_.tournament = tournament
     return round_
+
+
+@lru_cache(maxsize=1)
+def _round_fields() -> list[str]:
+    return [f.attname for f in Round._meta.concrete_fields]
+
+
+@lru_cache(maxsize=1)
+def _round_sql() -> str:
+    columns = ", ".join(f.column for f in Round._meta.concrete_fields)
+    return (
+        f"SELECT {columns} FROM {Round._meta.db_table}"
+        " WHERE tournament_id = %(tournament)s AND number = %(number)s"
+    )
 
 
 def live_tables(round_: Round) -> RoundLive:
