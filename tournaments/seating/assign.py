@@ -425,21 +425,6 @@ def _improve_round(
     # k is their top (the round would raise it): only such extras differ between numbers.
     top_of: dict[int, int] = {}  # filled as needed
     group_of: dict[int, int] = {}
-    gain = [0] * len(groups)  # less the extras at its number now: what a move gives up
-    for i in movable:
-        g = 0
-        number = numbers[i]
-        for p in groups[i]:
-            group_of[p] = i
-            c = tables.get(p)
-            if c:
-                k = c.get(number, 0)
-                if k > 0:
-                    top = top_of.get(p)
-                    if top is None:
-                        top = top_of[p] = max(c.values())
-                    g -= 2 * k + spread * (2 * k + 1) if k == top else 2 * k
-        gain[i] = g
 
     def above(i: int, number: int) -> int:
         """What group i costs at ``number`` beyond its cost at a number none of them had."""
@@ -454,6 +439,12 @@ def _improve_round(
                         top = top_of[p] = max(c.values())
                     e += 2 * k + spread * (2 * k + 1) if k == top else 2 * k
         return e
+
+    gain = [0] * len(groups)  # less the extras at its number now: what a move gives up
+    for i in movable:
+        for p in groups[i]:
+            group_of[p] = i
+        gain[i] = -above(i, numbers[i])
 
     holder = {numbers[i]: i for i in movable}
     # Movable groups by gain, each list in ascending table order, and the gains in order.
