@@ -1,4 +1,5 @@
-# Xuezhan developer commands. Everything runs inside .venv, installed with constraints.txt.
+# Xuezhan developer commands. Everything runs inside .venv, installed from the hash-locked
+# requirements.lock / requirements-dev.lock (make lock writes them from pyproject.toml).
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
@@ -6,11 +7,13 @@ PYTHON_BOOTSTRAP ?= $(shell command -v python3.11 2>/dev/null || command -v pyth
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
-PIP_INSTALL := $(PIP) install --disable-pip-version-check -q -c constraints.txt
+# Every dependency by its exact version and the hashes of its files; then the project itself.
+PIP_LOCKED := $(PIP) install --disable-pip-version-check -q --require-hashes -r
+PIP_PROJECT := $(PIP) install --disable-pip-version-check -q --no-deps -e .
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: help venv install install-dev run test lint format bench load constraints clean messages
+.PHONY: help venv install install-dev run test lint format bench load lock clean messages
 
 help:
 	@echo "make run        install, migrate, demo data, serve on http://$(HOST):$(PORT)"
@@ -20,20 +23,22 @@ help:
 	@echo "make bench      run every tests/bench/bench_*.py script"
 	@echo "make load       a minute of load on gunicorn + PostgreSQL + a worker, then checks"
 	@echo "make messages   collect the strings people read into pages/locale (then fill every msgstr)"
-	@echo "make constraints  re-resolve pyproject.toml ranges into constraints.txt"
+	@echo "make lock       resolve pyproject.toml into the hash-locked requirements*.lock (UPGRADE=1: newest)"
 
 $(PY):
 	$(PYTHON_BOOTSTRAP) -m venv $(VENV)
 
 venv: $(PY)
 
-# Stamp files: re-install only when the project metadata or the constraints change.
-$(VENV)/.stamp-install: $(PY) pyproject.toml constraints.txt
-	$(PIP_INSTALL) -e .
+# Stamp files: re-install only when the project metadata or the locks change.
+$(VENV)/.stamp-install: $(PY) pyproject.toml requirements.lock
+	$(PIP_LOCKED) requirements.lock
+	$(PIP_PROJECT)
 	@touch $@
 
-$(VENV)/.stamp-dev: $(PY) pyproject.toml constraints.txt
-	$(PIP_INSTALL) -e '.[dev]'
+$(VENV)/.stamp-dev: $(PY) pyproject.toml requirements-dev.lock
+	$(PIP_LOCKED) requirements-dev.lock
+	$(PIP_PROJECT)
 	@touch $@ $(VENV)/.stamp-install
 
 install: $(VENV)/.stamp-install
@@ -76,14 +81,18 @@ bench: install-dev
 load: install-dev
 	$(PY) -m tests.load.run $(LOAD_ARGS)
 
-# Re-resolve the ranges in pyproject.toml (newest compatible releases) into constraints.txt.
-constraints:
+# Resolve the ranges in pyproject.toml into the two hash-locked files: the development one
+# first, then the runtime one held to the same versions (the image installs it). Pins already
+# in the files are kept; UPGRADE=1 takes the newest releases the ranges allow.
+PIP_TOOLS := pip-tools==7.7.0
+LOCK_FLAGS := -q --allow-unsafe --generate-hashes --no-emit-index-url --no-emit-find-links \
+	--strip-extras $(if $(UPGRADE),--upgrade)
+lock:
 	rm -rf .venv-lock
 	$(PYTHON_BOOTSTRAP) -m venv .venv-lock
-	.venv-lock/bin/pip install --disable-pip-version-check -q -e '.[dev]'
-	{ echo "# Resolved versions for every install: pip install -c constraints.txt -e '.[dev]'"; \
-	  echo "# Regenerate: make constraints (pip freeze of a fresh venv, minus the project itself)."; \
-	  .venv-lock/bin/pip freeze --exclude-editable; } > constraints.txt
+	.venv-lock/bin/pip install --disable-pip-version-check -q $(PIP_TOOLS)
+	.venv-lock/bin/pip-compile $(LOCK_FLAGS) --extra dev -o requirements-dev.lock pyproject.toml
+	.venv-lock/bin/pip-compile $(LOCK_FLAGS) -c requirements-dev.lock -o requirements.lock pyproject.toml
 	rm -rf .venv-lock
 
 clean:

@@ -18,7 +18,7 @@ connection's options start it in UTC, so Django has no time zone to set.
 psycopg waits for every answer (a statement's, a commit's, a fetch's) through its
 connection's ``wait(gen, interval, timeout)``, which raises its ``errors._WaitTimeout`` (an
 ``OperationalError``) when the timeout passes; each new connection's ``wait`` gets this timeout
-when its caller gave none. That is psycopg's inside (3.3, pinned in ``constraints.txt``): the
+when its caller gave none. That is psycopg's inside (3.3, pinned in ``requirements.lock``): the
 fault tests say so if an upgrade moves it.
 """
 

@@ -114,7 +114,8 @@ def test_dockerfile():
     assert any(re.match(r"FROM python:3\.11-slim", line) for line in instructions)
     users = [line.split()[1] for line in instructions if line.startswith("USER ")]
     assert users and users[-1] not in {"root", "0", "0:0"}
-    assert "constraints.txt" in text
+    assert "pip install --require-hashes -r requirements.lock" in text
+    assert "debian-packages.txt" in text
     assert "collectstatic" in text
     assert "gunicorn config.wsgi" in text
 
