@@ -1,13 +1,16 @@
-"""Tile faces drawn by the server: an inline SVG for a tile code like ``"5s"``.
+"""Tile faces, drawn here only: an inline SVG for a tile code like ``"5s"``.
 
-The same faces as the tile picker's (``pages/static/pages/tilepicker.js``, ``drawTile``): the
-same 30 × 40 drawing, the same colours and coordinates, so a hand looks alike whether the page
-or the script drew it. Here the face also gets its tile's frame (a rounded ivory rectangle) so
-that an SVG stands alone, on a page or in an image.
+The one drawing of the 27 faces (30 × 40). The pages, the share cards and the tile picker
+all show it: the picker's script (``pages/static/pages/tilepicker.js``, ``drawTile``) draws no
+face itself but uses the page's sprite (:func:`sprite`: a ``<symbol>`` per face, written
+once per page with the picker's script), so a hand looks alike whoever drew it. Here the
+face also gets its tile's frame (a rounded ivory rectangle) so that an SVG stands alone, on a
+page or in an image.
 
     tile_svg("5s")            # '<svg class="tile-face" viewBox="…" role="img" aria-label="五条">…'
     tile_name_of("5s")        # Name("五条", "5 Bamboo")
     back_svg()                # the back of a tile (a concealed kong's outer tiles)
+    sprite()                  # every face as a <symbol id="tile-face-5s">: the picker's
 
 A tile's label is a domain name, ``Name(zh, en)`` (五条 / 5 Bamboo); the page's language picks
 one. Only the 27 codes ``1m``…``9s`` are faces; anything else raises ``ValueError``. Each face
@@ -15,6 +18,8 @@ is drawn once and kept (a bounded dict: 27 faces, the back, per language at most
 """
 
 from __future__ import annotations
+
+import functools
 
 from django.utils.html import escape
 
@@ -29,7 +34,7 @@ CODES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 #: the drawing's box: the 30 × 40 face of the picker inside a 1.5-wide frame
 VIEW_BOX = "-2 -2 34 44"
 
-#: [x, y, r, colour] of each dot (筒), as in tilepicker.js
+#: [x, y, r, colour] of each dot (筒)
 DOTS = {
     2: [(15, 11, 6, GREEN), (15, 29, 6, BLUE)],
     3: [(8, 9, 4.8, BLUE), (15, 20, 4.8, RED), (22, 31, 4.8, GREEN)],
@@ -47,7 +52,7 @@ DOTS = {
         (15, 20, 3.7, RED), (22.5, 20, 3.7, RED), (7.5, 31.5, 3.7, GREEN),
         (15, 31.5, 3.7, GREEN), (22.5, 31.5, 3.7, GREEN)],
 }  # fmt: skip
-#: [x, y, height, colour] of each stick (条), as in tilepicker.js
+#: [x, y, height, colour] of each stick (条)
 STICKS = {
     2: [(15, 11, 13, GREEN), (15, 29, 13, GREEN)],
     3: [(15, 11, 13, GREEN), (9, 29, 13, GREEN), (21, 29, 13, GREEN)],
@@ -118,7 +123,7 @@ def _characters(rank: int) -> str:
 
 
 def face(code: str) -> str:
-    """The drawing of a face (no frame, no ``<svg>``): what ``drawTile`` draws in the picker."""
+    """The drawing of a face (no frame, no ``<svg>``): what the picker shows on its tiles."""
     rank, suit = _split(code)
     if suit == "m":
         return _characters(rank)
@@ -194,3 +199,23 @@ def back_svg(label: str) -> str:
         f'stroke-width="0.8" opacity="0.45"/>'
     )
     return _cached(("back", label), lambda: _svg(label, body, "tile-face tile-back"))
+
+
+#: the id of a face's symbol in :func:`sprite` (``tilepicker.js`` names it so)
+SYMBOL_ID = "tile-face-{code}"
+
+
+@functools.cache
+def sprite() -> str:
+    """Every face as a ``<symbol>`` (``id`` :data:`SYMBOL_ID`, ``viewBox`` 0 0 30 40) in a
+    hidden ``<svg>``: written once on a page with tile pickers, whose tiles show their face by
+    ``<use href="#tile-face-5s">``. Drawn once per process (the faces have no words)."""
+    symbols = "".join(
+        f'<symbol id="{SYMBOL_ID.format(code=code)}" viewBox="0 0 30 40">{face(code)}</symbol>'
+        for code in CODES
+    )
+    # not display:none: a symbol inside it may then not be drawn where it is used
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" aria-hidden="true" '
+        f'focusable="false" class="tile-sprite">{symbols}</svg>'
+    )

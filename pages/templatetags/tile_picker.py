@@ -1,5 +1,6 @@
-"""The tile picker's page-wide part: its words (one JSON block) and its script, written once
-per page however many pickers the page has (the table page has one per winner)."""
+"""The tile picker's page-wide part: its words (one JSON block), the tile faces it shows (the
+server's drawing, ``pages.tilefaces.sprite``) and its script, written once per page however
+many pickers the page has (the table page has one per winner)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from pages.base import ERROR_TEXT
+from pages.tilefaces import sprite
 from pages.words import name_text
 from scoring.engine import EXTRA_NAMES, PATTERN_NAMES
 
@@ -70,9 +72,11 @@ def _words_block(language: str) -> str:
 
 @register.simple_tag(takes_context=True)
 def tile_picker_once(context) -> SafeString:
-    """The picker's words and script, the first time a page asks; nothing after that."""
+    """The picker's words, faces and script, the first time a page asks; nothing after that."""
     if getattr(context, "_tile_picker_written", False):
         return mark_safe("")
     context._tile_picker_written = True
     words = mark_safe(_words_block(get_language() or ""))  # noqa: S308 - JSON, <>& escaped
-    return format_html('{}<script src="{}" defer></script>', words, static("pages/tilepicker.js"))
+    faces = mark_safe(sprite())  # noqa: S308 - drawn by pages.tilefaces from constants
+    script = static("pages/tilepicker.js")
+    return format_html('{}{}<script src="{}" defer></script>', words, faces, script)

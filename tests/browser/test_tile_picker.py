@@ -27,6 +27,14 @@ def test_a_scorer_taps_a_full_flush_and_sees_its_value(phone, shots):
     assert page.locator('.tp-palette [data-tile="5m"]').get_attribute("aria-label") == "5万"
     box = page.locator('.tp-palette [data-tile="5p"]').bounding_box()
     assert box["height"] >= 44 and box["width"] >= 36  # nine across a 390-px screen
+    # each face is the server's drawing, used from the page's one sprite: drawn, not empty
+    assert page.locator(".tile-sprite symbol").count() == 27
+    for tile in ("1s", "9p", "5m"):
+        drawn = page.evaluate(
+            "t => document.querySelector(`.tp-palette [data-tile='${t}'] use`).getBBox().height",
+            tile,
+        )
+        assert drawn > 10, tile
     shots(page, "empty")
     for tile in HAND[:13]:
         tap(page, tile)

@@ -1,4 +1,4 @@
-"""The server's tile faces (``pages.tilefaces``): the same drawing as the tile picker's."""
+"""The tile faces (``pages.tilefaces``): the one drawing, the pages' and the tile picker's."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_every_tile_is_an_svg_with_its_label(code):
 
 
 def test_the_faces_are_the_pickers_drawings():
-    """Counted by hand from tilepicker.js: a dot is three circles, a stick two rects and a
+    """Counted by hand from the faces' tables: a dot is three circles, a stick two rects and a
     line, 1筒 one dot and two circles more, 萬 two texts."""
 
     def count(code, tag):
@@ -82,3 +82,17 @@ def test_the_back_escapes_its_label():
     svg = back_svg('<b>"x"</b>')
     assert "<b>" not in svg and ElementTree.fromstring(svg).get("aria-label") == '<b>"x"</b>'
     assert re.search(r'class="tile-face tile-back"', svg)
+
+
+def test_the_pickers_sprite_holds_every_face_as_drawn_here():
+    """The tile picker draws no face: it uses the sprite's symbols, each the face of
+    ``tile_svg`` without its frame, in the picker's 30 × 40 box."""
+    root = ElementTree.fromstring(tilefaces.sprite())
+    symbols = root.findall(f"{SVG}symbol")
+    assert [s.get("id") for s in symbols] == [f"tile-face-{code}" for code in CODES]
+    for code, symbol in zip(CODES, symbols, strict=True):
+        assert symbol.get("viewBox") == "0 0 30 40"
+        framed = ElementTree.fromstring(tile_svg(code))
+        drawn = [ElementTree.tostring(e) for e in framed if e.tag != f"{SVG}title"][1:]
+        assert [ElementTree.tostring(e) for e in symbol] == drawn  # the frame is the first
+    assert root.get("aria-hidden") == "true"

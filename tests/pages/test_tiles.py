@@ -36,6 +36,7 @@ def test_the_calculator_renders_in_chinese(client):
     assert picker_words(body)["t"]["m"] == "{rank}万"
     assert picker_words(body)["names"]["qingyise"] == "清一色"
     assert body.count("pages/tilepicker.js") == 1
+    assert body.count('class="tile-sprite"') == 1 and body.count("<symbol ") == 27
 
 
 def test_the_calculator_renders_in_english(client):

@@ -10,7 +10,6 @@
   var SUITS = ["m", "p", "s"];
   var SUIT_MARK = { "m": "m", "p": "p", "s": "s", "万": "m", "萬": "m", "筒": "p", "饼": "p",
     "餅": "p", "铜": "p", "条": "s", "條": "s", "索": "s" };
-  var NUMERALS = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
   var SVGNS = "http://www.w3.org/2000/svg";
 
   function kind(tile) { return SUITS.indexOf(tile[1]) * 9 + (+tile[0] - 1); }
@@ -68,70 +67,11 @@
     if (parent) parent.appendChild(node);
     return node;
   }
-  var BLUE = "#1d3f8f", RED = "#c62828", GREEN = "#1b7a3a", FACE = "#fffdf4";
-  var DOTS = {
-    2: [[15, 11, 6, GREEN], [15, 29, 6, BLUE]],
-    3: [[8, 9, 4.8, BLUE], [15, 20, 4.8, RED], [22, 31, 4.8, GREEN]],
-    4: [[9, 11, 5, BLUE], [21, 11, 5, GREEN], [9, 29, 5, GREEN], [21, 29, 5, BLUE]],
-    5: [[8.5, 9, 4.3, BLUE], [21.5, 9, 4.3, GREEN], [15, 20, 4.3, RED], [8.5, 31, 4.3, GREEN], [21.5, 31, 4.3, BLUE]],
-    6: [[10, 8.5, 4.2, GREEN], [20, 8.5, 4.2, GREEN], [10, 20.5, 4.2, RED], [20, 20.5, 4.2, RED], [10, 31.5, 4.2, RED], [20, 31.5, 4.2, RED]],
-    7: [[7, 6.5, 3.6, GREEN], [15, 10, 3.6, GREEN], [23, 13.5, 3.6, GREEN], [10, 23.5, 3.8, RED], [20, 23.5, 3.8, RED], [10, 32.5, 3.8, RED], [20, 32.5, 3.8, RED]],
-    8: [[10, 6.5, 3.7, BLUE], [20, 6.5, 3.7, BLUE], [10, 15.5, 3.7, BLUE], [20, 15.5, 3.7, BLUE], [10, 24.5, 3.7, BLUE], [20, 24.5, 3.7, BLUE], [10, 33.5, 3.7, BLUE], [20, 33.5, 3.7, BLUE]],
-    9: [[7.5, 8.5, 3.7, BLUE], [15, 8.5, 3.7, BLUE], [22.5, 8.5, 3.7, BLUE], [7.5, 20, 3.7, RED], [15, 20, 3.7, RED], [22.5, 20, 3.7, RED], [7.5, 31.5, 3.7, GREEN], [15, 31.5, 3.7, GREEN], [22.5, 31.5, 3.7, GREEN]]
-  };
-  var STICKS = { // [x, y, height, colour]
-    2: [[15, 11, 13, GREEN], [15, 29, 13, GREEN]],
-    3: [[15, 11, 13, GREEN], [9, 29, 13, GREEN], [21, 29, 13, GREEN]],
-    4: [[9.5, 11, 13, GREEN], [20.5, 11, 13, GREEN], [9.5, 29, 13, GREEN], [20.5, 29, 13, GREEN]],
-    5: [[8, 10, 11, GREEN], [22, 10, 11, GREEN], [15, 20, 11, RED], [8, 30, 11, GREEN], [22, 30, 11, GREEN]],
-    6: [[8, 11, 13, GREEN], [15, 11, 13, GREEN], [22, 11, 13, GREEN], [8, 29, 13, GREEN], [15, 29, 13, GREEN], [22, 29, 13, GREEN]],
-    7: [[15, 7.5, 9, RED], [8, 20, 9, GREEN], [15, 20, 9, GREEN], [22, 20, 9, GREEN], [8, 32, 9, GREEN], [15, 32, 9, GREEN], [22, 32, 9, GREEN]],
-    8: [[6, 11, 13, GREEN], [12, 11, 13, GREEN], [18, 11, 13, GREEN], [24, 11, 13, GREEN], [6, 29, 13, GREEN], [12, 29, 13, GREEN], [18, 29, 13, GREEN], [24, 29, 13, GREEN]],
-    9: [[8, 8, 9, GREEN], [15, 8, 9, RED], [22, 8, 9, GREEN], [8, 20, 9, GREEN], [15, 20, 9, RED], [22, 20, 9, GREEN], [8, 32, 9, GREEN], [15, 32, 9, RED], [22, 32, 9, GREEN]]
-  };
-
-  function dot(g, x, y, r, colour) {
-    el("circle", { cx: x, cy: y, r: r, fill: colour }, g);
-    el("circle", { cx: x, cy: y, r: r * 0.62, fill: FACE }, g);
-    el("circle", { cx: x, cy: y, r: r * 0.3, fill: colour }, g);
-  }
-  function stick(g, x, y, h, colour) {
-    el("rect", { x: x - 1.9, y: y - h / 2, width: 3.8, height: h, rx: 1.7, fill: colour }, g);
-    el("rect", { x: x - 2.3, y: y - 0.6, width: 4.6, height: 1.2, rx: 0.6, fill: colour }, g);
-    el("line", { x1: x, y1: y - h / 2 + 1.5, x2: x, y2: y + h / 2 - 1.5, stroke: FACE, "stroke-width": 0.7, opacity: 0.7 }, g);
-  }
-  function bird(g) { // 幺鸡: the bird on 1条
-    el("path", { d: "M9 31 L6 37 M12 32 L11 37.5 M15 32 L17 37.5", stroke: RED, "stroke-width": 1.6, "stroke-linecap": "round", fill: "none" }, g);
-    el("ellipse", { cx: 14, cy: 23, rx: 7, ry: 9, fill: GREEN }, g);
-    el("path", { d: "M10 20 Q14 26 19 21", stroke: FACE, "stroke-width": 1, fill: "none" }, g);
-    el("circle", { cx: 18, cy: 11, r: 4.4, fill: GREEN }, g);
-    el("path", { d: "M21.8 10 L26 11.5 L21.8 13 Z", fill: RED }, g);
-    el("path", { d: "M16 7 Q17 3 19.5 5 Q19 6.5 18 7", fill: RED }, g);
-    el("circle", { cx: 19, cy: 10.5, r: 1, fill: FACE }, g);
-  }
-
+  // The faces are the server's drawing (pages/tilefaces.py), written once on the page as a
+  // sprite of <symbol id="tile-face-5s">: a tile shows its face by <use>, never drawn here.
   function drawTile(tile) {
-    var rank = +tile[0], suit = tile[1];
     var svg = el("svg", { viewBox: "0 0 30 40", "aria-hidden": "true", focusable: "false", "class": "tp-face" });
-    var g = el("g", {}, svg);
-    if (suit === "m") {
-      var n = el("text", { x: 15, y: 17, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: BLUE }, g);
-      n.textContent = NUMERALS[rank - 1];
-      var w = el("text", { x: 15, y: 35, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: RED }, g);
-      w.textContent = "萬";
-    } else if (suit === "p") {
-      if (rank === 1) {
-        dot(g, 15, 20, 11, BLUE);
-        el("circle", { cx: 15, cy: 20, r: 4.2, fill: RED }, g);
-        el("circle", { cx: 15, cy: 20, r: 1.6, fill: FACE }, g);
-      } else {
-        DOTS[rank].forEach(function (d) { dot(g, d[0], d[1], d[2], d[3]); });
-      }
-    } else if (rank === 1) {
-      bird(g);
-    } else {
-      STICKS[rank].forEach(function (s) { stick(g, s[0], s[1], s[2], s[3]); });
-    }
+    el("use", { href: "#tile-face-" + tile }, svg);
     return svg;
   }
 
