@@ -118,6 +118,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # the CSRF token masked once per answer (Django's own masks it at each use)
+                "pages.frame.csrf",
             ],
         },
     },

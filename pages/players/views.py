@@ -12,15 +12,14 @@ import hashlib
 from dataclasses import replace
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from clubs import selectors
 from core.readcache import versioned
+from pages import frame
 from pages.base import club_for
 from pages.players import profile, widgets
 from pages.players.ranking import (
@@ -100,8 +99,10 @@ def ranking(request: HttpRequest, slug: str) -> HttpResponse:
             "ranking-page", club.read_version, lambda: _ranking_main(club, page), parts=parts,
             local=True,
         )  # fmt: skip
-    context = {"club": club, "main": mark_safe(main)}  # noqa: S308 - our template's, escaped
-    return render(request, "pages/players/ranking.html", context, status=status)
+    return frame.page(
+        request, "pages/players/ranking.html", {"club": club}, main, seen=(club.name,),
+        status=status,
+    )  # fmt: skip
 
 
 def _player_main(who, user, club, x: str) -> str | None:
@@ -164,4 +165,4 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     )  # fmt: skip
     if main is None:
         raise Http404
-    return render(request, "pages/players/player.html", {"who": who, "main": mark_safe(main)})  # noqa: S308 - rendered by our template, its values escaped
+    return frame.page(request, "pages/players/player.html", {"who": who}, main, seen=(who.name,))

@@ -20,7 +20,6 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template import Context
 from django.template.loader import get_template
@@ -565,7 +564,7 @@ class PageSheet(NamedTuple):
 PARTS = "table-parts-4"
 #: the parts with what they hold drawn (the sheet, the chart, the form), kept apart: a read
 #: whose body is kept drawn (``MAIN``) needs the rest only
-PARTS_DRAWN = "table-parts-drawn-1"
+PARTS_DRAWN = "table-parts-drawn-2"
 
 
 def table_parts(session: TableSession) -> TableParts:
@@ -634,7 +633,7 @@ def _table_parts(session: TableSession) -> TableParts:
 
 #: where the drawn hand form holds the visitor's CSRF token (the tile pickers ask the engine
 #: with it): put in per request, the form being every scorer's
-CSRF_MARK = "csrf-token-of-the-request"
+CSRF_MARK = frame.CSRF_MARK
 
 
 def _form_html(session: TableSession, sheet) -> SafeString:
@@ -650,11 +649,11 @@ def _form_html(session: TableSession, sheet) -> SafeString:
 
 def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
     """The drawn hand form with the visitor's CSRF token in it (letters and digits only)."""
-    return mark_safe(form.replace(CSRF_MARK, escape(get_token(request))))  # noqa: S308
+    return mark_safe(form.replace(CSRF_MARK, escape(frame.token(request))))  # noqa: S308
 
 
 #: the table page's body drawn (``pages/tables/session_main.html``), as :func:`_page` keeps it
-MAIN = "table-main-2"
+MAIN = "table-main-3"
 
 
 def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any]) -> str:
@@ -682,11 +681,6 @@ def _main_html(context: dict[str, Any]) -> bytes:
     return drawn.encode()
 
 
-#: where the frame holds the kept body until its bytes are put in (its ``<`` is never what
-#: the frame shows of the data: that is escaped)
-MAIN_SLOT = "<table-page-main-slot>"
-
-
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
     version, parts_digest = _parts_key(session)
     key = (get_language(), parts_digest)
@@ -702,7 +696,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     # with the hands), which a read whose body is kept drawn does not fetch
     parts = readcache.versioned(
         PARTS, version, lambda: replace(build(), sheet_body=SafeString(""), chart=None, form=None),
-        parts=key,
+        parts=key, local=True,
     )  # fmt: skip
 
     def drawn() -> TableParts:
@@ -780,14 +774,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         MAIN, version, lambda: _main_html(with_drawn()),
         parts=(get_language(), _main_key(session, parts_digest, context)), local=True,
     )  # fmt: skip
-    frame_context = {"session": session, "main": mark_safe(MAIN_SLOT)}  # noqa: S308 - ours
-    frame_context["live_follow"] = follow(table_channel(session.pk))
-    response = render(request, "pages/tables/session.html", frame_context, status=status)
-    token = escape(get_token(request)).encode()
-    response.content = response.content.replace(
-        MAIN_SLOT.encode(), main.replace(CSRF_MARK.encode(), token), 1
-    )
-    return response
+    live_follow = follow(table_channel(session.pk))
+    return frame.page(
+        request, "pages/tables/session.html", {"session": session, "live_follow": live_follow},
+        main, seen=(session.club.name, live_follow), status=status,
+    )  # fmt: skip
 
 
 def _saved(session: TableSession, number: int, boxes: list[dict], seats) -> dict[str, Any] | None:

@@ -33,7 +33,7 @@ PATH_MARK = "frame-path-of-the-request"
 _drawn: dict[tuple[str, str, bool], str] = {}
 
 
-class _Visitor:
+class StandInVisitor:
     """Who the part is drawn for: signed in or not, his name a mark."""
 
     def __init__(self, signed_in: bool) -> None:
@@ -42,7 +42,7 @@ class _Visitor:
         self.username = NAME_MARK if signed_in else ""
 
 
-class _Request:
+class StandInRequest:
     """The request as a part reads it: its address a mark."""
 
     def get_full_path(self) -> str:
@@ -64,7 +64,11 @@ def frame_part(context: Context, name: str) -> SafeString:
     drawn = _drawn.get(key)
     if drawn is None:
         stand_in = Context(
-            {"user": _Visitor(signed_in), "request": _Request(), "csrf_token": CSRF_MARK},
+            {
+                "user": StandInVisitor(signed_in),
+                "request": StandInRequest(),
+                "csrf_token": CSRF_MARK,
+            },
             autoescape=context.autoescape,
         )
         drawn = _drawn[key] = engine.get_template(name).render(stand_in)

@@ -405,9 +405,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     page = standings_page(tournament, full=context["may_referee"], asked=_page_asked(request))
     context.update(standings=page.standings, pager=page)
     main = _standings_main(tournament, context, page)
-    frame_context = {"tournament": tournament, "main": frame.with_token(request, main)}
-    frame_context["live_follow"] = context["live_follow"]
-    return render(request, "pages/tournaments/standings.html", frame_context)
+    frame_context = {"tournament": tournament, "live_follow": context["live_follow"]}
+    seen = (tournament.name, context["live_follow"])
+    return frame.page(request, "pages/tournaments/standings.html", frame_context, main, seen=seen)
 
 
 #: the standings page's body drawn (``pages/tournaments/standings_main.html``)
@@ -573,6 +573,9 @@ class RoundPage(PageLinks):
     players: int  # seated and given a bye
     first: int  # the first and last table shown, counted from 1 in table order
     last: int
+    #: the version of all it shows (the round's tables, the seats' and names' hashes): what a
+    #: page drawn around it is kept under
+    version: str = ""
 
 
 def _round_pages(tables: int) -> int:
@@ -601,16 +604,17 @@ def round_page_of(tournament: Tournament, round_: Round, *, asked: int) -> Round
     sessions = [session for _, session, _ in shown] if numbers else None
     version = selectors.round_seating_version(round_, sessions, byes=last)
     shows = "all" if numbers is None else f"{numbers[0]}-{numbers[1]}"
+    page_version = f"{key}|{shows}|" + ":".join(str(v) for v in version)
     return readcache.versioned(
-        "round-page-1", f"{key}|{shows}|" + ":".join(str(v) for v in version),
-        lambda: _round_page(round_, tables, number, numbers, last),
+        "round-page-2", page_version,
+        lambda: _round_page(round_, tables, number, numbers, last, page_version),
         parts=(get_language(), number), local=number != 0,  # (every table: not kept in-process)
     )  # fmt: skip
 
 
 def _round_page(
     round_: Round, tables: tuple[tuple[int, int, int], ...], number: int,
-    numbers: tuple[int, int] | None, last: bool,
+    numbers: tuple[int, int] | None, last: bool, version: str,
 ) -> RoundPage:  # fmt: skip
     rows = selectors.seat_rows(round_, {}, tables=numbers, byes=last)
     by_table: dict[int, list[SeatLine]] = {}
@@ -624,7 +628,7 @@ def _round_page(
     page = RoundPage(
         block=SafeString(""), number=number, pages=_round_pages(len(tables)), tables=len(tables),
         players=sum(seats for _, _, seats in tables) + len(round_.byes),
-        first=start + 1 if by_table else 0, last=start + len(by_table),
+        first=start + 1 if by_table else 0, last=start + len(by_table), version=version,
     )  # fmt: skip
     context = {
         "pager": page,
@@ -725,11 +729,44 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         request, tournament, round=round_, seated=seated, q=query,
         round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
     )  # fmt: skip
+    kept = None
     if seated:
         context["pager"] = round_page_of(tournament, round_, asked=_page_asked(request))
         if query:
             context["search"] = round_search(tournament, round_, query)
-    return render(request, "pages/tournaments/round.html", context)
+        else:
+            kept = context["pager"]
+    main = _round_main(tournament, round_, context, kept)
+    frame_context = {"tournament": tournament, "round": round_}
+    seen = (tournament.name, round_.number)
+    return frame.page(request, "pages/tournaments/round.html", frame_context, main, seen=seen)
+
+
+#: a round page's body drawn (``pages/tournaments/round_main.html``)
+ROUND_MAIN = "round-main-1"
+
+
+def _round_main(
+    tournament: Tournament, round_: Round, context: dict[str, Any], kept: RoundPage | None
+) -> str:
+    """The round page's body: kept, when it answers no search (``kept``: the page of tables
+    it shows), under that page's version with the tournament's, club's and round's rows, what
+    the visitor may do there and the release; a search's answer is drawn each time. A page
+    of every table is kept in the shared cache only (its size grows with the field)."""
+
+    def draw() -> str:
+        return render_to_string("pages/tournaments/round_main.html", context)
+
+    if kept is None:
+        return draw()
+    seen = frame.digest(
+        frame.row_of(tournament), frame.row_of(tournament.club), frame.row_of(round_),
+        context["club_readable"], context["may_direct"], context["may_score"],
+        context["may_referee"], frame.release(),
+    )  # fmt: skip
+    return readcache.versioned(
+        ROUND_MAIN, kept.version, draw, parts=(get_language(), seen), local=kept.number != 0
+    )
 
 
 @require_safe

@@ -92,7 +92,7 @@ def test_the_scorers_form_asks_for_the_next_hand_after_each_save(table):
     # the pickers ask the engine with the visitor's own CSRF token (the form is every scorer's)
     tokens = set(re.findall(r'data-csrf="([^"]*)"', body))
     assert len(tokens) == 1 and len(tokens.pop()) == 64
-    assert "csrf-token-of-the-request" not in body
+    assert "csrf-mark-of-the-request" not in body and "csrf-token-of-the-request" not in body
     saved = scorer.post(reverse("page-session", args=[table.pk]),
                         {"number": "1", "dealer": "0", "w1_seat": "1", "w1_from": "self",
                          "w1_pattern": "pinghu"})  # fmt: skip
