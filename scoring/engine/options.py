@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from core.names import Name
@@ -95,7 +96,7 @@ class OptionSpec:
         """Its value in a preset that keeps it at what that preset says."""
         return self.presets.get(preset, self.default)
 
-    @property
+    @cached_property
     def words(self) -> tuple[str, ...]:
         """The words a number also takes (``huazhu``: ``cap`` …), or a choice's values."""
         return tuple(v.value for v in self.values if isinstance(v.value, str))
