@@ -16,6 +16,8 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, make_dataclass, replace
 from functools import cached_property
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
@@ -489,14 +491,15 @@ class Ruleset:
         """The smallest spec naming these options (against this ruleset's preset version)."""
         changed = {
             key: getattr(self.options, key)
-            for key in OPTION_SPECS
+            for key in self.options.__dataclass_fields__
             if getattr(self.options, key) != getattr(self.defaults, key)
         }
         return {"preset": self.preset, "options": changed}
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
-    return {key: getattr(options, key) for key in OPTION_SPECS}
+    # (the options' own fields: a ruleset made before an option was declared describes itself)
+    return {key: getattr(options, key) for key in options.__dataclass_fields__}
 
 
 def _hashed(description: dict[str, Any]) -> dict[str, Any]:
@@ -913,10 +916,25 @@ def declare_option(spec: OptionSpec) -> None:
     _options_changed()
 
 
-def withdraw_option(key: str) -> None:
-    """Take back an option :func:`declare_option` added."""
-    del OPTION_SPECS[key]
-    _options_changed()
+@contextmanager
+def option_declared(spec: OptionSpec) -> Iterator[OptionSpec]:
+    """An option declared for a while (a test's own): afterwards every object is the one it
+    was before (:data:`Options`, each preset and its resolved ruleset), so what was kept
+    meanwhile elsewhere still compares equal."""
+    global Options
+    saved = Options, dict(PRESETS), dict(_BY_NAME)
+    declare_option(spec)
+    try:
+        yield spec
+    finally:
+        del OPTION_SPECS[spec.key]
+        Options = saved[0]
+        for table, before in zip((PRESETS, _BY_NAME), saved[1:], strict=True):
+            table.clear()
+            table.update(before)
+        _later_options()
+        _RESOLVED.clear()
+        _DESCRIBED.clear()
 
 
 def _options_changed() -> None:

@@ -17,7 +17,7 @@ from pages.clubs.options import option_fields
 from pages.clubs.rulesets import option_words, ruleset_words
 from scoring.engine import PRESETS, EngineError, Ruleset, resolve_ruleset
 from scoring.engine.options import Asked, OptionSpec, Value
-from scoring.engine.rulesets import declare_option, withdraw_option
+from scoring.engine.rulesets import option_declared
 from tests.helpers import login
 
 pytestmark = pytest.mark.django_db
@@ -44,16 +44,16 @@ def bird_steps(ruleset: Ruleset, concealed: str) -> int:
 
 @pytest.fixture
 def bird() -> Iterator[OptionSpec]:
-    before = {name: resolve_ruleset(name).fingerprint for name in PRESETS}
-    declare_option(BIRD)
-    try:
+    before = {name: resolve_ruleset(name) for name in PRESETS}
+    fingerprints = {name: r.fingerprint for name, r in before.items()}
+    with option_declared(BIRD):
         # declared after the first descriptions: a preset where it has its earlier value keeps
         # its fingerprint; sbr, where it is on, plays other rules now
-        after = {name: resolve_ruleset(name).fingerprint for name in PRESETS}
-        assert {name for name in PRESETS if after[name] != before[name]} == {"sbr"}
+        now = {name: resolve_ruleset(name).fingerprint for name in PRESETS}
+        assert {name for name in PRESETS if now[name] != fingerprints[name]} == {"sbr"}
         yield BIRD
-    finally:
-        withdraw_option(BIRD.key)
+    # and afterwards every preset's ruleset is the very one it was
+    assert all(resolve_ruleset(name) is r for name, r in before.items())
 
 
 def test_the_engine_checks_it_and_each_preset_has_its_default(bird):
@@ -73,9 +73,9 @@ def test_the_engine_checks_it_and_each_preset_has_its_default(bird):
     ]
 
 
-def test_once_withdrawn_it_is_unknown():
-    declare_option(BIRD)
-    withdraw_option(BIRD.key)
+def test_afterwards_it_is_unknown():
+    with option_declared(BIRD):
+        pass
     with pytest.raises(EngineError) as e:
         resolve_ruleset({"preset": "qq", "options": {"bamboo_bird": True}})
     assert [p["code"] for p in e.value.as_dicts()] == ["unknown_option"]
