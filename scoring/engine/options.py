@@ -65,7 +65,8 @@ ALWAYS: Any = _Always()
 class OptionSpec:
     """One option of a ruleset, declared once.
 
-    ``default`` is its value in every preset that ``presets`` does not name. A choice takes
+    ``default`` is its value in every preset that ``presets`` does not name (changing either
+    changes that preset's rules: add a ``version`` to it). A choice takes
     exactly the ``values``; a number is a whole number ≥ ``minimum`` (at most
     :data:`~.bounds.MAX_OPTION_AMOUNT`, or, ``in_curve_unit``, the curve's cap of RULES §5), or
     one of the ``values`` that are words, or null where ``nullable``. ``switches``: a yes/no

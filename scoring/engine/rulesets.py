@@ -1,4 +1,5 @@
-"""Rule systems as data (RULES §3): the presets and their negotiable options.
+"""Rule systems as data (RULES §3): the presets and their negotiable options (each option
+declared once in :mod:`.options`, with its default in each preset).
 
 A ruleset is addressed as a preset name or ``{"preset": NAME, "options": {KEY: VALUE}}``.
 Resolving one gives an immutable :class:`Ruleset` whose :meth:`Ruleset.as_dict` is its
@@ -163,7 +164,7 @@ class Preset:
     #: 黄庄加倍 / 连庄: the record's ``session`` doubles every amount (RULES §3.4)
     session_doubling: bool = False
     #: its options' values, each option's own for this preset unless given (RULES §3.5,
-    #: §3.8: :data:`~.options.OPTION_SPECS`)
+    #: §3.8: :data:`~.options.OPTION_SPECS`; a changed one there adds a version here too)
     defaults: Options = None  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
