@@ -200,8 +200,28 @@ class PresetSerializer(RulesetDescriptionSerializer):
     declarations = DeclarationMenuSerializer()
 
 
+class OptionValueSerializer(serializers.Serializer):
+    value = serializers.JSONField(
+        allow_null=True, help_text="the value as a ruleset spec gives it (null: no cap)"
+    )
+    zh = serializers.CharField()
+    en = serializers.CharField()
+
+
 class OptionSchemaSerializer(serializers.Serializer):
+    """One option as the engine declares it (``scoring.engine.options``)."""
+
     key = serializers.CharField()
+    type = serializers.ChoiceField(
+        choices=["choice", "boolean", "integer"],
+        help_text="a choice of values; true or false; a whole number (which may also take "
+        "the words of `values`, or null where `nullable`)",
+    )
+    nullable = serializers.BooleanField(help_text="null is a value (no cap)")
+    name = NameSerializer(help_text="what the option is called")
+    meaning = NameSerializer(help_text="what it means, whatever its value")
+    values = OptionValueSerializer(many=True, help_text="its named values, with their names")
+    rules = serializers.CharField(help_text="the RULES sections it implements (§3.5 …)")
     allowed = serializers.JSONField(help_text="a list of values, or a description of them")
     minimum = serializers.IntegerField(
         allow_null=True, help_text="the smallest number allowed; null: not a number"

@@ -21,22 +21,28 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from pages.base import ERROR_TEXT
-from pages.clubs.rulesets import preset_choices
+from pages.clubs.rulesets import preset_choices, say
 from scoring.engine import EngineError, resolve_ruleset
+from scoring.engine.options import OptionSpec, asked_options
 from scoring.engine.rulesets import Options
 from scoring.services import pinned_ruleset
 
 #: a number-or-choice option's choice that means "the number in the amount field"
 AMOUNT = "amount"
-#: the options these forms set, in the order they are shown
-KEYS = (
-    "cap", "kong_transfer", "huazhu", "false_win", "chajiao_kongs", "golden_wait",
-    "haidi_over_kong_discard", "tianhu_dihu",
-)  # fmt: skip
-BOOLEANS = ("chajiao_kongs", "golden_wait", "haidi_over_kong_discard", "tianhu_dihu")
-#: a number or one of the engine's words (RULES §3.5 ``huazhu``, §3.8 ``false_win``)
-NUMBER_OR_WORD = ("huazhu", "false_win")
 PREFIX = "opt_"
+
+
+def keys() -> list[str]:
+    """The options these forms set, in the order they are shown (each one whose spec says how
+    a form asks for it)."""
+    return [spec.key for spec in asked_options()]
+
+
+def takes_amount(spec: OptionSpec) -> bool:
+    """A number that also takes words (RULES §3.5 ``huazhu``, §3.8 ``false_win``): a choice,
+    and an amount beside it."""
+    return spec.kind == "number" and bool(spec.words)
+
 
 #: refusals that name an option, in words (the engine's code with the option it names)
 OPTION_ERRORS = {
@@ -51,80 +57,64 @@ OPTION_ERRORS = {
 
 
 def option_fields() -> dict[str, forms.Field]:
-    """The form fields of the options, by name (``opt_cap``, ``opt_huazhu_amount`` …)."""
-    amount = {"min_value": 0, "required": False, "widget": forms.NumberInput(
-        attrs={"inputmode": "numeric", "class": "amount"})}  # fmt: skip
-    return {
-        "opt_for": forms.CharField(required=False, widget=forms.HiddenInput),
-        "opt_cap": forms.IntegerField(
-            label=_("Cap (封顶)"),
-            min_value=1,
-            required=False,
-            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            help_text=_("In the rules’ own unit: fan, multiple or points. Empty: no cap."),
-        ),
-        "opt_kong_transfer": forms.ChoiceField(
-            required=False,
-            label=_("A win on the discard after a kong (杠上炮): the kong’s money"),
-            choices=[
-                ("copy", _("Handed to the winner (呼叫转移; each winner gets it all)")),
-                (
-                    "chain_split",
-                    _("Handed on with the kongs it was made on (杠上杠), shared among the winners"),
-                ),
-                ("refund", _("Given back to those who paid it")),
-            ],
-        ),
-        "opt_huazhu": forms.ChoiceField(
-            required=False,
-            label=_("A flower pig (花猪) at the draw pays each player still in"),
-            choices=[
-                (AMOUNT, _("An amount")),
-                ("cap", _("The cap (满格)")),
-                (
-                    "chajiao_plus_fan",
-                    _("Each ready player’s value at the ready check (查叫), one fan more"),
-                ),
-                ("not_ready", _("Nothing fixed: he pays as a player who is not ready")),
-            ],
-        ),
-        "opt_huazhu_amount": forms.IntegerField(label=_("Amount (× the base stake)"), **amount),
-        "opt_false_win": forms.ChoiceField(
-            required=False,
-            label=_("A false win (诈胡) pays each player still in"),
-            choices=[
-                (AMOUNT, _("An amount")),
-                ("huazhu", _("What a flower pig pays")),
-                ("cap", _("A win at the cap")),
-            ],
-        ),
-        "opt_false_win_amount": forms.IntegerField(label=_("Amount (× the base stake)"), **amount),
-        "opt_chajiao_kongs": forms.BooleanField(
-            label=_("Kongs count as roots in the ready check (查叫)"), required=False
-        ),
-        "opt_golden_wait": forms.BooleanField(
-            label=_("Golden wait (单钓): all pungs won on the pair, one more step"),
-            required=False,
-        ),
-        "opt_haidi_over_kong_discard": forms.BooleanField(
-            label=_(
-                "On the last tile’s discard, the last-tile win (海底) replaces the kong’s "
-                "discard (杠上炮)"
-            ),
-            required=False,
-        ),
-        "opt_tianhu_dihu": forms.BooleanField(
-            label=_("Heavenly and earthly wins (天胡, 地胡) score as patterns"), required=False
-        ),
+    """The form fields of the options, by name (``opt_cap``, ``opt_huazhu_amount`` …), each
+    made from its spec: a choice, a yes or no, a number, or a number that also takes words (a
+    choice with an amount beside it)."""
+    fields: dict[str, forms.Field] = {
+        "opt_for": forms.CharField(required=False, widget=forms.HiddenInput)
     }
+    numeric = {"inputmode": "numeric"}
+    for spec in asked_options():
+        asked = spec.asked
+        assert asked is not None  # (asked_options: those a form asks for)
+        label, help_text = say(asked.label), say(asked.help) if asked.help else ""
+        name = PREFIX + spec.key
+        if spec.kind == "flag":
+            fields[name] = forms.BooleanField(label=label, required=False, help_text=help_text)
+        elif spec.kind == "choice":
+            fields[name] = forms.ChoiceField(
+                label=label, required=False, help_text=help_text, choices=_choices(spec)
+            )
+        elif takes_amount(spec):
+            fields[name] = forms.ChoiceField(
+                label=label,
+                required=False,
+                help_text=help_text,
+                choices=[(AMOUNT, _("An amount")), *_choices(spec)],
+            )
+            fields[f"{name}_amount"] = forms.IntegerField(
+                label=_("Amount (× the base stake)"),
+                min_value=0,
+                required=False,
+                widget=forms.NumberInput(attrs={**numeric, "class": "amount"}),
+            )
+        else:
+            fields[name] = forms.IntegerField(
+                label=label,
+                min_value=spec.minimum,
+                required=False,
+                widget=forms.NumberInput(attrs=numeric),
+                help_text=help_text,
+            )
+    return fields
+
+
+def _choices(spec: OptionSpec) -> list[tuple[str, str]]:
+    """A choice's values (or the words a number takes), as the form offers them."""
+    return [
+        (v.value, say(v.asked or v.name))
+        for v in spec.values
+        if isinstance(v.value, str) and (v.asked or v.name)
+    ]
 
 
 def option_values(options: Options) -> dict[str, Any]:
     """The options as the form's fields hold them (an amount apart from its choice)."""
     out: dict[str, Any] = {}
-    for key in KEYS:
+    for spec in asked_options():
+        key = spec.key
         value = getattr(options, key)
-        if key in NUMBER_OR_WORD:
+        if takes_amount(spec):
             number = isinstance(value, int) and not isinstance(value, bool)
             out[PREFIX + key] = AMOUNT if number else value
             out[f"{PREFIX}{key}_amount"] = value if number else None
@@ -136,9 +126,10 @@ def option_values(options: Options) -> dict[str, Any]:
 def chosen_options(data: Mapping[str, Any]) -> dict[str, Any]:
     """The options the cleaned fields say (an amount chosen with its number)."""
     out: dict[str, Any] = {}
-    for key in KEYS:
+    for spec in asked_options():
+        key = spec.key
         value = data.get(PREFIX + key)
-        if key in NUMBER_OR_WORD and value == AMOUNT:
+        if takes_amount(spec) and value == AMOUNT:
             value = data.get(f"{PREFIX}{key}_amount")
         out[key] = value
     return out
@@ -191,10 +182,11 @@ class RulesOptionsMixin:
         """The options for the template: each bound field, its amount field when it has one,
         whether it is a checkbox."""
         rows = []
-        for key in KEYS:
+        for spec in asked_options():
+            key = spec.key
             rows.append({
-                "key": key, "field": self[PREFIX + key], "boolean": key in BOOLEANS,
-                "amount": self[f"{PREFIX}{key}_amount"] if key in NUMBER_OR_WORD else None,
+                "key": key, "field": self[PREFIX + key], "boolean": spec.kind == "flag",
+                "amount": self[f"{PREFIX}{key}_amount"] if takes_amount(spec) else None,
             })  # fmt: skip
         return rows
 
@@ -239,7 +231,7 @@ class RulesOptionsMixin:
         if not any(name.startswith(PREFIX) for name in self.data):
             self.ruleset_spec = key or None  # no option sent (a script, an old page): as they are
             return
-        for name in ("huazhu", "false_win"):
+        for name in (spec.key for spec in asked_options() if takes_amount(spec)):
             if data.get(PREFIX + name) == AMOUNT and data.get(f"{PREFIX}{name}_amount") is None:
                 self.add_error(f"{PREFIX}{name}_amount", _("Give the amount."))
         if data.get("opt_for", "") != key:

@@ -1,4 +1,5 @@
-"""Rule systems as data (RULES §3): the presets and their negotiable options.
+"""Rule systems as data (RULES §3): the presets and their negotiable options (each option
+declared once in :mod:`.options`, with its default in each preset).
 
 A ruleset is addressed as a preset name or ``{"preset": NAME, "options": {KEY: VALUE}}``.
 Resolving one gives an immutable :class:`Ruleset` whose :meth:`Ruleset.as_dict` is its
@@ -16,14 +17,17 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, make_dataclass, replace
 from functools import cached_property
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
 
 from core.names import Name
 
-from .bounds import MAX_AMOUNT, MAX_CAP, MAX_OPTION_AMOUNT, MAX_ROOTS, MAX_STEPS
-from .errors import Collector, EngineError, Problem, is_int, join_path, path_key, shown
+from .bounds import MAX_AMOUNT, MAX_CAP, MAX_ROOTS, MAX_STEPS
+from .errors import Collector, EngineError, is_int, join_path, path_key, shown
+from .options import ALWAYS, OPTION_SPECS, OptionSpec, implied_false_win
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS
 
 Curve = Literal["fan", "multiple", "points"]
@@ -36,51 +40,25 @@ NEXT_DEALERS = ("discarder_or_dice", "first_winner")
 UNIT = {"fan": "fan", "multiple": "multiple", "points": "points"}
 
 
-@dataclass(frozen=True)
-class Options:
-    """The toggles of RULES §3.5; defaults here are overridden per preset."""
-
-    mode: str = "xuezhan"
-    cap: int | None = None
-    self_draw_bonus: str = "none"
-    kong_concealed: int = 2
-    kong_added: int = 1
-    kong_direct: int = 1
-    drizzle: bool = False
-    added_kong_same_turn: bool = False
-    huazhu: int | str = 16
-    chajiao: str = "max"
-    dead_wait_counts: bool = True
-    refund_kongs: bool = True
-    kong_flower_after_direct: str = "self_draw"
-    daiyaojiu: bool = True
-    jiangdui: bool = True
-    jingoudiao: bool = False
-    haidi: bool = False
-    juezhang: bool = False
-    horse_eats_horse: bool = False
-    # the competition presets' options (RULES §3.8); see LATER_OPTIONS
-    kong_transfer: str = "copy"
-    chajiao_kongs: bool = True
-    golden_wait: bool = False
-    haidi_over_kong_discard: bool = False
-    tianhu_dihu: bool = True
-    false_win: int | str = "huazhu"
+def _options_class() -> type:
+    """The class of a ruleset's option values: a frozen dataclass with a field per declared
+    option (:data:`~.options.OPTION_SPECS`), its default the option's own."""
+    cls = make_dataclass(
+        "Options",
+        [(s.key, Any, field(default=s.default)) for s in OPTION_SPECS.values()],
+        frozen=True,
+    )
+    cls.__module__ = __name__
+    cls.__doc__ = "The toggles of RULES §3.5 and §3.8, one field per declared option."
+    return cls
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "mode": ("xuezhan", "single"),
-    "self_draw_bonus": ("none", "add_one", "add_fan"),
-    "chajiao": ("max", "min", "off"),
-    "kong_flower_after_direct": ("self_draw", "discard"),
-    "kong_transfer": ("copy", "chain_split", "refund"),
-}
-HUAZHU_RULES = ("cap", "chajiao_plus_fan", "not_ready")
-FALSE_WIN_RULES = ("huazhu", "cap")
-_COUNTS = ("kong_concealed", "kong_added", "kong_direct")
-_BOOLS = tuple(f.name for f in fields(Options) if f.type == "bool")
-_OPTION_ORDER = tuple(f.name for f in fields(Options))
-_OPTION_KEYS = frozenset(_OPTION_ORDER)
+#: a ruleset's option values (one field per option of :data:`~.options.OPTION_SPECS`)
+Options = _options_class()
+
+
+def _flags() -> tuple[str, ...]:
+    return tuple(key for key, spec in OPTION_SPECS.items() if spec.kind == "flag")
 
 
 def fixed_huazhu(options: Options) -> bool:
@@ -89,73 +67,27 @@ def fixed_huazhu(options: Options) -> bool:
     return is_int(options.huazhu) or options.huazhu == "cap"
 
 
-def implied_false_win(options: dict[str, Any] | Options) -> int | str:
-    """The ``false_win`` a ruleset has unless it says otherwise: what a 花猪 pays where a 花猪
-    has a price of its own, else a win at the cap (RULES §3.8: qq, chengdu, additive
-    ``huazhu``; xuezhan9 and tfmj2024 ``cap``)."""
-    huazhu = options.get("huazhu") if isinstance(options, dict) else options.huazhu
-    return "huazhu" if is_int(huazhu) or huazhu == "cap" else "cap"
-
-
 #: options added after descriptions were first stored, with the value each one had before it
-#: existed (the rule then built in). A fingerprint hashes the description without such an
-#: option where it has that value, and a stored description without it reads it so: every
-#: description stored before keeps its fingerprint (``scoring.services`` checks it).
-LATER_OPTIONS: dict[str, Any] = {
-    "kong_transfer": "copy",
-    "chajiao_kongs": True,
-    "golden_wait": False,
-    "haidi_over_kong_discard": False,
-    "tianhu_dihu": True,
-    "false_win": implied_false_win,
-}
+#: existed (the rule then built in; its ``earlier``). A fingerprint hashes the description
+#: without such an option where it has that value, and a stored description without it reads
+#: it so: every description stored before keeps its fingerprint (``scoring.services`` checks
+#: it).
+LATER_OPTIONS: dict[str, Any] = {}
+
+
+def _later_options() -> None:
+    LATER_OPTIONS.clear()
+    LATER_OPTIONS.update(
+        {key: spec.earlier for key, spec in OPTION_SPECS.items() if spec.earlier is not ALWAYS}
+    )
+
+
+_later_options()
 
 
 def _earlier_value(key: str, options: dict[str, Any]) -> Any:
     value = LATER_OPTIONS[key]
     return value(options) if callable(value) else value
-
-
-def _check_option(key: str, value: Any, path: str, curve: str | None) -> Problem | None:
-    """The problem of one option's value, if any; ``curve`` bounds the cap (RULES §5), unless
-    it is not known (a description whose curve is wrong, refused for that already)."""
-
-    def bad(expect: str) -> Problem:
-        return Problem(
-            "invalid_option", f"option {key!r} must be {expect}, got {shown(value)}", path
-        )
-
-    def too_high(code: str, most: int, unit: str = "base units") -> Problem:
-        return Problem(code, f"option {key!r} is at most {most:,} {unit}, got {shown(value)}", path)
-
-    if key in _CHOICES:
-        if value not in _CHOICES[key]:
-            return bad("one of " + ", ".join(_CHOICES[key]))
-    elif key in _BOOLS:
-        if not isinstance(value, bool):
-            return bad("true or false")
-    elif key in _COUNTS:
-        if not is_int(value) or value < 0:
-            return bad("a whole number ≥ 0")
-        if value > MAX_OPTION_AMOUNT:
-            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
-    elif key == "cap":
-        if value is not None and (not is_int(value) or value < 1):
-            return bad("a whole number ≥ 1 or null")
-        if value is not None and curve in MAX_CAP and value > MAX_CAP[curve]:
-            return too_high("cap_out_of_range", MAX_CAP[curve], f"on a {curve} curve")
-    elif key == "huazhu":
-        if not ((is_int(value) and value >= 0) or value in HUAZHU_RULES):
-            return bad('a whole number ≥ 0, "cap", "chajiao_plus_fan" or "not_ready"')
-        if is_int(value) and value > MAX_OPTION_AMOUNT:
-            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
-    elif key == "false_win":
-        # 0 would make a false win free: RULES §4.9 makes the offender pay
-        if not ((is_int(value) and value >= 1) or value in FALSE_WIN_RULES):
-            return bad('a whole number ≥ 1, "huazhu" or "cap"')
-        if is_int(value) and value > MAX_OPTION_AMOUNT:
-            return too_high("option_out_of_range", MAX_OPTION_AMOUNT)
-    return None
 
 
 def _check_combination(c: Collector, options: Options, path: str) -> None:
@@ -176,12 +108,13 @@ def _check_options(
     the ruleset's curve (and, for a stored description, missing keys)."""
     for key in sorted(given, key=path_key):
         opt_path = f"{path}.{path_key(key)}"
-        if key not in _OPTION_KEYS:
+        spec = OPTION_SPECS.get(key)
+        if spec is None:
             c.add("unknown_option", f"unknown option {shown(key)}", opt_path)
-        elif problem := _check_option(key, given[key], opt_path, curve):
+        elif problem := spec.check(given[key], opt_path, curve):
             c.extend([problem])
     if complete:
-        for key in sorted(_OPTION_KEYS - set(given) - set(LATER_OPTIONS)):
+        for key in sorted(set(OPTION_SPECS) - set(given) - set(LATER_OPTIONS)):
             c.add("missing_option", f"option {key!r} is missing", f"{path}.{key}")
 
 
@@ -226,11 +159,17 @@ class Preset:
     table: tuple[PatternEntry, ...]
     extras: tuple[tuple[str, int], ...]  # extra code -> steps of the curve (+1 fan, x2, +1 point)
     next_dealer: str
-    defaults: Options
     #: 抢杠胡 杠钱归胡家: the robbed player also pays what his added kong would have collected
     robbing_pays_kong: bool = False
     #: 黄庄加倍 / 连庄: the record's ``session`` doubles every amount (RULES §3.4)
     session_doubling: bool = False
+    #: its options' values, each option's own for this preset unless given (RULES §3.5,
+    #: §3.8: :data:`~.options.OPTION_SPECS`; a changed one there adds a version here too)
+    defaults: Options = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.defaults is None:
+            object.__setattr__(self, "defaults", preset_defaults(self.name))
 
     @cached_property
     def named_table(self) -> tuple[PatternEntry, ...]:
@@ -239,6 +178,11 @@ class Preset:
             replace(e, zh=e.zh or PATTERN_NAMES[e.code].zh, en=e.en or PATTERN_NAMES[e.code].en)
             for e in self.table
         )
+
+
+def preset_defaults(preset: str) -> Options:
+    """The options of a preset as the option specs say (each one's ``default_in``)."""
+    return Options(**{key: spec.default_in(preset) for key, spec in OPTION_SPECS.items()})
 
 
 P = PatternEntry
@@ -268,7 +212,6 @@ PRESETS: dict[str, Preset] = {
         ),
         extras=(("gen", 1), ("gangshanghua", 1), ("gangshangpao", 1)),
         next_dealer="discarder_or_dice",
-        defaults=Options(),
     ),
     "chengdu": Preset(
         name="chengdu",
@@ -295,14 +238,6 @@ PRESETS: dict[str, Preset] = {
         ),
         extras=(("gen", 1), ("gangshanghua", 1), ("gangshangpao", 1), ("qiangganghu", 1)),
         next_dealer="first_winner",
-        defaults=Options(
-            cap=8,
-            self_draw_bonus="add_one",
-            kong_direct=2,
-            huazhu="cap",
-            daiyaojiu=False,
-            jiangdui=False,
-        ),
     ),
     "additive": Preset(
         name="additive",
@@ -330,7 +265,6 @@ PRESETS: dict[str, Preset] = {
         ),
         extras=(("gen", 1), ("gangshanghua", 2), ("qiangganghu", 1)),
         next_dealer="first_winner",
-        defaults=Options(chajiao="min", kong_flower_after_direct="discard"),
     ),
     "xuezhan9": Preset(
         name="xuezhan9",
@@ -360,17 +294,6 @@ PRESETS: dict[str, Preset] = {
             ("haidi", 1),
         ),
         next_dealer="first_winner",
-        defaults=Options(
-            cap=9,
-            self_draw_bonus="add_fan",
-            kong_direct=2,
-            huazhu="chajiao_plus_fan",
-            daiyaojiu=False,
-            jiangdui=False,
-            jingoudiao=True,
-            haidi=True,
-            false_win="cap",
-        ),
         robbing_pays_kong=True,
         session_doubling=True,
     ),
@@ -405,20 +328,6 @@ PRESETS: dict[str, Preset] = {
             ("haidi", 1),
         ),
         next_dealer="first_winner",
-        defaults=Options(
-            cap=3,
-            self_draw_bonus="add_one",
-            kong_direct=2,
-            added_kong_same_turn=True,
-            huazhu="not_ready",
-            daiyaojiu=False,
-            jiangdui=False,
-            jingoudiao=True,
-            haidi=True,
-            kong_transfer="chain_split",
-            tianhu_dihu=False,
-            false_win="cap",
-        ),
     ),
     "sbr": Preset(
         name="sbr",
@@ -446,21 +355,6 @@ PRESETS: dict[str, Preset] = {
             ("haidi", 1),
         ),
         next_dealer="first_winner",
-        defaults=Options(
-            cap=3,
-            self_draw_bonus="add_one",
-            kong_direct=2,
-            added_kong_same_turn=True,
-            huazhu="not_ready",
-            daiyaojiu=False,
-            jiangdui=False,
-            haidi=True,
-            kong_transfer="refund",
-            chajiao_kongs=False,
-            golden_wait=True,
-            haidi_over_kong_discard=True,
-            false_win=8,
-        ),
     ),
 }
 DEFAULT_PRESET = "qq"
@@ -597,15 +491,16 @@ class Ruleset:
     def to_spec(self) -> dict[str, Any]:
         """The smallest spec naming these options (against this ruleset's preset version)."""
         changed = {
-            f.name: getattr(self.options, f.name)
-            for f in fields(Options)
-            if getattr(self.options, f.name) != getattr(self.defaults, f.name)
+            key: getattr(self.options, key)
+            for key in self.options.__dataclass_fields__
+            if getattr(self.options, key) != getattr(self.defaults, key)
         }
         return {"preset": self.preset, "options": changed}
 
 
 def _options_dict(options: Options) -> dict[str, Any]:
-    return {key: getattr(options, key) for key in _OPTION_ORDER}
+    # (the options' own fields: a ruleset made before an option was declared describes itself)
+    return {key: getattr(options, key) for key in options.__dataclass_fields__}
 
 
 def _hashed(description: dict[str, Any]) -> dict[str, Any]:
@@ -789,9 +684,11 @@ def resolve_ruleset(spec: Any = None, path: str = "ruleset") -> Ruleset:
 
 
 #: each preset with its defaults, resolved once: a name is the common spec
-_BY_NAME: dict[str, tuple[Preset, Ruleset]] = {
-    name: (preset, _build(preset, preset.defaults)) for name, preset in PRESETS.items()
-}
+def _resolved_presets() -> dict[str, tuple[Preset, Ruleset]]:
+    return {name: (preset, _build(preset, preset.defaults)) for name, preset in PRESETS.items()}
+
+
+_BY_NAME: dict[str, tuple[Preset, Ruleset]] = _resolved_presets()
 
 
 # --- pinned rules: a ruleset from its stored description ---------------------------------
@@ -892,7 +789,7 @@ def _rebuild(d: dict[str, Any], path: str) -> Ruleset:
     for where, row in rows(d["patterns"], _PATTERN_KEYS, at("patterns")):
         one_of(row["code"], tuple(PATTERNS), f"{where}.code")
         if row["option"] is not None:
-            one_of(row["option"], _BOOLS, f"{where}.option")
+            one_of(row["option"], _flags(), f"{where}.option")
         table.append(
             PatternEntry(
                 code=row["code"],
@@ -991,37 +888,71 @@ def _check_keys(c: Collector, data: Any, keys: tuple[str, ...], path: str) -> bo
 
 
 def option_schema() -> list[dict[str, Any]]:
-    """Every toggle with its allowed values, its bounds and its per-preset defaults, for
-    clients to show. A number's ``minimum`` is one for all presets, its ``maximum`` is per
-    preset (the cap's depends on the preset's curve, RULES §5); both are null for an option
-    that is not a number."""
-    out = []
-    for f in fields(Options):
-        minimum: int | None = None
-        maximum: dict[str, int] | None = None
-        if f.name in _CHOICES:
-            allowed: Any = list(_CHOICES[f.name])
-        elif f.name in _BOOLS:
-            allowed = "boolean"
-        elif f.name in _COUNTS:
-            allowed = "integer >= 0"
-            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
-        elif f.name == "cap":
-            allowed = "integer >= 1 or null"
-            minimum, maximum = 1, {n: MAX_CAP[p.curve] for n, p in PRESETS.items()}
-        elif f.name == "huazhu":
-            allowed = 'integer >= 0, "cap", "chajiao_plus_fan" or "not_ready"'
-            minimum, maximum = 0, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
-        else:  # false_win
-            allowed = 'integer >= 1, "huazhu" or "cap"'
-            minimum, maximum = 1, dict.fromkeys(PRESETS, MAX_OPTION_AMOUNT)
-        out.append(
-            {
-                "key": f.name,
-                "allowed": allowed,
-                "minimum": minimum,
-                "maximum": maximum,
-                "defaults": {n: getattr(p.defaults, f.name) for n, p in PRESETS.items()},
-            }
-        )
-    return out
+    """Every option as its spec declares it (:meth:`~.options.OptionSpec.schema`: the values
+    it takes, its bounds, names and RULES section) with its per-preset defaults, for clients
+    to show. A number's ``minimum`` is one for all presets, its ``maximum`` is per preset (the
+    cap's depends on the preset's curve, RULES §5); both are null for an option that is not a
+    number."""
+    curves = {name: p.curve for name, p in PRESETS.items()}
+    return [
+        {
+            **spec.schema(curves),
+            "defaults": {n: getattr(p.defaults, key) for n, p in PRESETS.items()},
+        }
+        for key, spec in OPTION_SPECS.items()
+    ]
+
+
+# --- an option declared later: a plug-in rule's, or a test's -------------------------------
+
+
+def declare_option(spec: OptionSpec) -> None:
+    """Add an option to every ruleset: its spec is all the rest reads (the engine's checks,
+    :data:`Options`, each preset's defaults, :func:`option_schema`, the forms and the words).
+    An option added after descriptions were stored needs its ``earlier`` value, so that they
+    keep their fingerprints. Rulesets resolved before are forgotten (they lack the option)."""
+    if spec.key in OPTION_SPECS:
+        raise ValueError(f"option {spec.key!r} is declared already")
+    OPTION_SPECS[spec.key] = spec
+    _options_changed()
+
+
+@contextmanager
+def option_declared(spec: OptionSpec) -> Iterator[OptionSpec]:
+    """An option declared for a while (a test's own): afterwards every object is the one it
+    was before (:data:`Options`, each preset and its resolved ruleset), so what was kept
+    meanwhile elsewhere still compares equal."""
+    global Options
+    saved = Options, dict(PRESETS), dict(_BY_NAME)
+    declare_option(spec)
+    try:
+        yield spec
+    finally:
+        del OPTION_SPECS[spec.key]
+        Options = saved[0]
+        for table, before in zip((PRESETS, _BY_NAME), saved[1:], strict=True):
+            table.clear()
+            table.update(before)
+        _later_options()
+        _RESOLVED.clear()
+        _DESCRIBED.clear()
+
+
+def _options_changed() -> None:
+    """Rebuild what is derived from the option specs: :data:`Options`, each preset's defaults
+    (a preset keeps its own value of every option it had), the later options and the
+    caches."""
+    global Options
+    Options = _options_class()
+    for name, preset in list(PRESETS.items()):
+        old = preset.defaults
+        values = {
+            key: getattr(old, key) if hasattr(old, key) else spec.default_in(name)
+            for key, spec in OPTION_SPECS.items()
+        }
+        PRESETS[name] = replace(preset, defaults=Options(**values))
+    _later_options()
+    _RESOLVED.clear()
+    _DESCRIBED.clear()
+    _BY_NAME.clear()
+    _BY_NAME.update(_resolved_presets())

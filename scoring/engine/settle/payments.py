@@ -7,8 +7,9 @@ multiplied by the hand's unit (base × the session's doubling).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..evaluate import Valuation
 from ..rulesets import Options, Ruleset
@@ -155,6 +156,32 @@ def kong_refund_on_discard(ledger: Ledger, w: Win) -> None:
         if inc.kong.seat == w.from_ and not inc.moved and inc.total:
             ledger.give_back(inc, "kong_return", w.index)
             return
+
+
+def _chain_transfer(ledger: Ledger, w: Win, winners: Sequence[int], kong: Kong, events) -> None:
+    kong_transfer_chain(ledger, w, winners, kong_chain(events, kong))
+
+
+def _refund_transfer(ledger: Ledger, w: Win, winners: Sequence[int], kong: Kong, events) -> None:
+    kong_refund_on_discard(ledger, w)
+
+
+class KongTransferRule(NamedTuple):
+    """What 杠上炮 does with the discarder's kong money under one ``kong_transfer`` mode
+    (RULES §4.4): a payment to each winner right after his win (``each_winner``: winner seat,
+    the kong), or one settlement of the discard after all its winners are paid
+    (``after_winners``: the winners' seats, the kong, the record's events)."""
+
+    each_winner: Callable[[Ledger, Win, int, Kong], None] | None = None
+    after_winners: Callable[[Ledger, Win, Sequence[int], Kong, Sequence[Event]], None] | None = None
+
+
+#: ``kong_transfer`` mode -> its rule: the one place the replay dispatches 呼叫转移 from
+KONG_TRANSFERS: dict[str, KongTransferRule] = {
+    "copy": KongTransferRule(each_winner=kong_transfer),
+    "chain_split": KongTransferRule(after_winners=_chain_transfer),
+    "refund": KongTransferRule(after_winners=_refund_transfer),
+}
 
 
 def false_win_payments(ledger: Ledger, f: FalseWin, r: Ruleset, others_in: Sequence[int]) -> None:

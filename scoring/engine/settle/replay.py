@@ -182,15 +182,19 @@ class Replay:
             return
         self.first_win = self.first_win or w
         declared = {x.seat for x in w.winners if x.declared is not None}
-        for seat, v in valued:
-            self.pay_win(w, seat, v, prev_kong, after_direct, was_in, seat not in declared)
+        # 呼叫转移 (or its refund) where the discard follows the discarder's kong
+        transfer = None
         if prev_kong is not None and self.transfers(w):
-            mode = self.r.options.kong_transfer
-            if mode == "chain_split":
-                chain = payments.kong_chain(self.rec.events, prev_kong)
-                payments.kong_transfer_chain(self.ledger, w, [seat for seat, _ in valued], chain)
-            elif mode == "refund":
-                payments.kong_refund_on_discard(self.ledger, w)
+            transfer = payments.KONG_TRANSFERS[self.r.options.kong_transfer]
+        for seat, v in valued:
+            self.pay_win(w, seat, v, prev_kong, after_direct, seat not in declared)
+            if transfer is not None and transfer.each_winner is not None:
+                transfer.each_winner(self.ledger, w, seat, prev_kong)
+            if w.from_ is not None and "robbing_kong" in w.situation and self.r.robbing_pays_kong:
+                payments.robbed_kong_to_robber(self.ledger, w, seat, self.r.options, was_in)
+        if transfer is not None and transfer.after_winners is not None:
+            winners = [seat for seat, _ in valued]
+            transfer.after_winners(self.ledger, w, winners, prev_kong, self.rec.events)
 
     def kongs_of(self, seat: int) -> int:
         """The kongs a player has made so far (a robbed one was never made)."""
@@ -230,20 +234,13 @@ class Replay:
         v: Valuation,
         prev_kong: Kong | None,
         after_direct: bool,
-        was_in: list[bool],
         verified: bool = True,
     ) -> None:
-        """The win, then what 杠上炮 (呼叫转移) or 抢杠 (杠钱归胡家) add to it."""
+        """The win (what 杠上炮 and 抢杠 add to it: the caller's)."""
         konged = prev_kong.from_ if after_direct else None
         amount = payments.win_payments(self.ledger, w, seat, v, self.others_in(seat), konged)
         self_draw = w.from_ is None and not after_direct
         self.wins.append(WinResult(w.index, seat, w.from_, w.tile, self_draw, v, amount, verified))
-        if w.from_ is None:
-            return
-        if self.transfers(w) and self.r.options.kong_transfer == "copy":
-            payments.kong_transfer(self.ledger, w, seat, prev_kong)
-        if "robbing_kong" in w.situation and self.r.robbing_pays_kong:
-            payments.robbed_kong_to_robber(self.ledger, w, seat, self.r.options, was_in)
 
     def draw(self) -> tuple[DrawSeat, ...] | None:
         """流局: every player still in shows his tiles; then 查花猪, 查叫, 退税 (RULES §4.6)."""
