@@ -3,8 +3,9 @@
 Pure formatting. Nothing here computes a rule: every number is one the engine's settlement
 already holds (its payments with their reasons, its wins with their explanation lines, the base
 and the session multiplier), and every domain word is the engine's own ``Name(zh, en)`` — the
-explanation lines carry the names the ruleset pinned, the payment reasons are
-``scoring.engine.settle.result.REASON_NAMES``. UI words (付 / pays, 番 / fan …) are gettext.
+explanation lines carry the names the ruleset pinned, the payment reasons are the engine's
+``REASON_NAMES`` (read through ``scoring.services``). UI words (付 / pays, 番 / fan …) are
+gettext.
 
     words = hand_words(hand.settlement, record=hand.record, seats={0: "老张", 1: "老李", …})
     words.sentences[0].text   # "S2 老王 付 S1 老李 8：清一色 3番 + 1根 = 4番 → 8"
@@ -23,7 +24,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, ngettext
 
 from core.names import Name
-from scoring.engine.settle.result import REASON_NAMES
+from scoring.services import REASON_NAMES
 
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 KONG_REASONS = ("kong_concealed", "kong_direct", "kong_added")

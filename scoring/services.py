@@ -1,8 +1,11 @@
-"""The rules as a service: ruleset snapshots, the rules a snapshot pinned, and settling a hand.
+"""The rules as a service: ruleset snapshots, the rules a snapshot pinned, settling a hand,
+and a hand valued or its waits found (the calculator's).
 
 The engine is pure Python (``scoring.engine``); these functions put it behind the project's
 plain errors (``core.errors.Invalid``) for the apps above, which know nothing of the engine's
-error type.
+error type. The engine's vocabulary that pages show (its names of patterns, extras and
+reasons, its presets and options) is read through here too: the pages import no engine
+module (an import-linter contract).
 """
 
 from __future__ import annotations
@@ -11,16 +14,36 @@ from typing import Any
 
 from core.errors import Invalid
 from scoring.engine import (
+    EXTRA_NAMES,
+    PATTERN_NAMES,
+    PRESETS,
     DeclarationMenu,
     EngineError,
+    Options,
     Ruleset,
+    evaluate,
+    option_schema,
+    parse_waiting_hand,
+    parse_winning_hand,
+    readiness,
     resolve_ruleset,
     ruleset_from_description,
 )
 from scoring.engine import declaration_menu as engine_declaration_menu
-from scoring.engine.rulesets import CACHE_SIZE, LRU
+from scoring.engine.options import OPTION_SPECS, OptionSpec, asked_options, said_options
+from scoring.engine.rulesets import CACHE_SIZE, DEFAULT_PRESET, LRU
 from scoring.engine.settle import Settlement, settle
+from scoring.engine.settle.result import REASON_NAMES
 from scoring.models import RulesetSnapshot
+
+__all__ = [
+    # the services
+    "declaration_menu", "hand_settle", "hand_value", "hand_waits", "pinned_ruleset",
+    "ruleset_rebuild", "ruleset_resolve", "ruleset_snapshot_get_or_create", "same_rules",
+    # what the pages name and offer, as the engine declares it (read here, not from the engine)
+    "DEFAULT_PRESET", "EXTRA_NAMES", "OPTION_SPECS", "PATTERN_NAMES", "PRESETS", "OptionSpec",
+    "Options", "REASON_NAMES", "asked_options", "option_schema", "said_options",
+]  # fmt: skip
 
 #: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
 _PINNED: LRU[str, Ruleset] = LRU(CACHE_SIZE)
@@ -102,5 +125,26 @@ def declaration_menu(ruleset: Ruleset | RulesetSnapshot | Any) -> DeclarationMen
         ruleset = pinned_ruleset(ruleset)
     try:
         return engine_declaration_menu(ruleset)
+    except EngineError as e:
+        raise Invalid(e.as_dicts()) from e
+
+
+def hand_value(preset: Any, *, concealed: str, winning_tile: str, self_draw: bool) -> dict:
+    """A winning hand in notation valued under a ruleset spec (the calculator's question):
+    the engine's evaluation as a dict; Invalid with the engine's problems for a hand it cannot
+    read."""
+    try:
+        data = {"concealed": concealed, "winning_tile": winning_tile, "self_draw": self_draw}
+        return evaluate(parse_winning_hand(data), resolve_ruleset(preset)).as_dict()
+    except EngineError as e:
+        raise Invalid(e.as_dicts()) from e
+
+
+def hand_waits(preset: Any, *, concealed: str) -> dict:
+    """A hand one tile short in notation under a ruleset spec: its waits with their values
+    and 查叫 (the engine's readiness as a dict); Invalid for a hand it cannot read."""
+    try:
+        tiles, melds, void, visible = parse_waiting_hand({"concealed": concealed})
+        return readiness(tiles, resolve_ruleset(preset), melds, void, visible).as_dict()
     except EngineError as e:
         raise Invalid(e.as_dicts()) from e

@@ -15,7 +15,7 @@ from clubs.limits import BASE
 from clubs.pinyin import pinyin_keys, pinyin_words
 from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
-from scoring.engine import PRESETS
+from scoring.services import PRESETS
 
 #: slugs a club may not take: the pages' own words under /clubs/
 RESERVED_SLUGS = frozenset({"new"})

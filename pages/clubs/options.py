@@ -20,12 +20,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import Invalid
 from pages.base import ERROR_TEXT
 from pages.clubs.rulesets import preset_choices, say
-from scoring.engine import EngineError, resolve_ruleset
-from scoring.engine.options import OptionSpec, asked_options
-from scoring.engine.rulesets import Options
-from scoring.services import pinned_ruleset
+from scoring.services import Options, OptionSpec, asked_options, pinned_ruleset, ruleset_resolve
 
 #: a number-or-choice option's choice that means "the number in the amount field"
 AMOUNT = "amount"
@@ -254,9 +252,9 @@ class RulesOptionsMixin:
             return
         spec: Any = {"preset": preset, "options": {**base, **changed}} if base or changed else key
         try:
-            resolve_ruleset(spec)
-        except EngineError as e:
-            for problem in e.as_dicts():
+            ruleset_resolve(spec)
+        except Invalid as e:
+            for problem in e.problems:
                 option = problem["path"].rsplit(".", 1)[-1]
                 text = OPTION_ERRORS.get((problem["code"], option)) or ERROR_TEXT.get(
                     problem["code"], problem["message"]

@@ -21,8 +21,15 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.names import Name
-from scoring.engine import EXTRA_NAMES, PATTERN_NAMES, PRESETS, resolve_ruleset
-from scoring.engine.options import OPTION_SPECS, OptionSpec, said_options
+from scoring.services import (
+    EXTRA_NAMES,
+    OPTION_SPECS,
+    PATTERN_NAMES,
+    PRESETS,
+    OptionSpec,
+    said_options,
+)
+from scoring.services import ruleset_resolve as resolve_ruleset
 
 
 def _in_chinese() -> bool:

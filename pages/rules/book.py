@@ -23,6 +23,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.errors import Invalid
 from pages.clubs.rulesets import (
     OptionWords,
     option_label,
@@ -31,7 +32,8 @@ from pages.clubs.rulesets import (
     ruleset_words,
 )
 from pages.words import chinese, unit_amount
-from scoring.engine import PATTERN_NAMES, PRESETS, EngineError, option_schema, resolve_ruleset
+from scoring.services import PATTERN_NAMES, PRESETS, option_schema
+from scoring.services import ruleset_resolve as resolve_ruleset
 
 #: what each preset is for, in one line (a preset without a line here is listed without it)
 PURPOSES = {
@@ -177,7 +179,7 @@ def _switches(name: str, preset: object) -> Switches:
             continue
         try:
             other = resolve_ruleset({"preset": name, "options": {key: not default}}).as_dict()
-        except EngineError:  # a combination the engine refuses switches nothing here
+        except Invalid:  # a combination the engine refuses switches nothing here
             continue
         on, without = (base, other) if default else (other, base)
         for part in PARTS:

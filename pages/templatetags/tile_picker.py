@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from pages.base import ERROR_TEXT
 from pages.tilefaces import sprite
 from pages.words import name_text
-from scoring.engine import EXTRA_NAMES, PATTERN_NAMES
+from scoring.services import EXTRA_NAMES, PATTERN_NAMES
 
 register = template.Library()
 

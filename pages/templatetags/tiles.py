@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from pages.words import name_text
-from scoring.engine import EXTRA_NAMES, PATTERN_NAMES
+from scoring.services import EXTRA_NAMES, PATTERN_NAMES
 
 register = template.Library()
 

@@ -14,18 +14,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from core.errors import Invalid
 from pages.words import explanation, name_text
-from scoring.engine import (
-    PATTERN_NAMES,
-    PRESETS,
-    EngineError,
-    evaluate,
-    parse_waiting_hand,
-    parse_winning_hand,
-    readiness,
-    resolve_ruleset,
-)
-from scoring.engine.rulesets import DEFAULT_PRESET
+from scoring.services import DEFAULT_PRESET, PATTERN_NAMES, PRESETS, hand_value, hand_waits
 
 #: why a hand is not a win (the engine's reason codes), in words
 NOT_WIN = {
@@ -57,11 +48,9 @@ def calculator(request: HttpRequest) -> HttpResponse:
 def answer(preset: str, hand: str, winning: str, self_draw: bool) -> dict[str, Any]:
     """The engine's answer for the form sent without JavaScript: a win with a winning tile,
     else the waits of the hand; or the engine's refusals, in its own words."""
-    ruleset = resolve_ruleset(preset)
     try:
         if winning.strip():
-            data = {"concealed": hand, "winning_tile": winning, "self_draw": self_draw}
-            result = evaluate(parse_winning_hand(data), ruleset).as_dict()
+            result = hand_value(preset, concealed=hand, winning_tile=winning, self_draw=self_draw)
             if not result["win"]:
                 reason = result["reason"]
                 return {"kind": "not_win", "reason": NOT_WIN.get(reason, reason)}
@@ -71,10 +60,9 @@ def answer(preset: str, hand: str, winning: str, self_draw: bool) -> dict[str, A
                 "value": result["value"],
                 "expression": explanation(result),
             }
-        concealed, melds, void, visible = parse_waiting_hand({"concealed": hand})
-        result = readiness(concealed, ruleset, melds, void, visible).as_dict()
-    except EngineError as e:
-        return {"kind": "errors", "errors": [p["message"] for p in e.as_dicts()]}
+        result = hand_waits(preset, concealed=hand)
+    except Invalid as e:
+        return {"kind": "errors", "errors": [p["message"] for p in e.problems]}
     waits = [
         {"tile": w["tile"], "pattern": name_text(PATTERN_NAMES[w["pattern"]]), "value": w["value"]}
         for w in result["waits"]
