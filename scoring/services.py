@@ -30,8 +30,9 @@ from scoring.engine import (
     ruleset_from_description,
 )
 from scoring.engine import declaration_menu as engine_declaration_menu
+from scoring.engine.lru import CACHE_SIZE, LRU
 from scoring.engine.options import OPTION_SPECS, OptionSpec, asked_options, said_options
-from scoring.engine.rulesets import CACHE_SIZE, DEFAULT_PRESET, LRU
+from scoring.engine.rulesets import DEFAULT_PRESET
 from scoring.engine.settle import Settlement, settle
 from scoring.engine.settle.result import REASON_NAMES
 from scoring.models import RulesetSnapshot

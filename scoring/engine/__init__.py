@@ -24,6 +24,7 @@ from .declared import (
     SituationChoice,
     declaration_menu,
 )
+from .described import ruleset_from_description
 from .errors import EngineError, Problem
 from .evaluate import (
     Evaluation,
@@ -44,7 +45,6 @@ from .rulesets import (
     get_ruleset,
     option_schema,
     resolve_ruleset,
-    ruleset_from_description,
 )
 from .tiles import format_tiles, parse_suit, parse_tile, parse_tiles, tile_name
 from .waits import (

@@ -52,9 +52,10 @@ from core.names import Name
 from .bounds import MAX_ROOTS
 from .errors import Collector, Problem, is_int, shown
 from .evaluate import SINGLE_WAIT_BIT, Valuation, value_signature
+from .lru import CACHE_SIZE, LRU
 from .melds import Meld, MeldGroup
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, PATTERNS, SITUATION_BIT, SITUATIONS, Fact
-from .rulesets import CACHE_SIZE, LRU, Ruleset, resolve_ruleset
+from .rulesets import Ruleset, resolve_ruleset
 
 #: what a player at the draw may be declared
 DRAW_DECLARATIONS: dict[str, Name] = {

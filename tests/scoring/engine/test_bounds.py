@@ -21,7 +21,7 @@ from scoring.engine import (
     ruleset_from_description,
 )
 from scoring.engine.bounds import MAX_AMOUNT
-from scoring.engine.rulesets import largest_value
+from scoring.engine.described import largest_value
 from scoring.engine.settle import settle
 
 from .builders import hand, kong, win, winner
