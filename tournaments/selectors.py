@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zlib
-from collections import OrderedDict, defaultdict
+from collections import Counter, OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -485,12 +485,8 @@ def standings_now(
         results = [r for r in results if r.round < before_round]
         rounds = [r for r in rounds if r.number < before_round]
     # a round is complete when every table of it counts (as ``rounds_progress`` says)
-    in_round: dict[int, int] = defaultdict(int)
-    for t in read.tables:
-        in_round[t[1]] += 1
-    per_round: dict[int, int] = defaultdict(int)
-    for r in results:
-        per_round[r.round] += 1
+    in_round = Counter(map(itemgetter(1), read.tables))
+    per_round = Counter(map(attrgetter("round"), results))
     complete = {r.number for r in rounds if per_round[r.number] == in_round[r.pk]}
     byes = [(r.number, p) for r in rounds for p in r.byes]
     # every player a counted table's seat is credited to (a hundred thousand seats at 10,000
