@@ -127,7 +127,7 @@ def snapshot_rows(rows: list[Any], scale: int) -> tuple[StandingRow, ...]:
 
 def standings_json(
     standings: Sequence[Standing], names: Mapping[int, str]
-) -> tuple[int, list[list[Any]]]:
+) -> tuple[int, list[tuple[Any, ...]]]:
     """Computed standings as a snapshot stores them: (scale, rows), a row an array of
     :data:`ROW_FIELDS` (its rounds flat, :data:`CELL_FIELDS` after one another), every
     placement points value (and shared place) a whole number of ``1/scale``;
@@ -154,17 +154,21 @@ def standings_json(
     known: dict[int, int | None] = {key: scaled(value) for key, value in distinct.items()}
     known[id(None)] = None
     rows = []
+    # each row and its cells a tuple (JSON arrays alike): tuples of plain values the garbage
+    # collector stops tracking, where 20,000 lists at 10,000 players stayed for its full passes
+    # to walk (issue 25)
+    cells: list[Any] = []
     for s in standings:
-        cells: list[Any] = []
         for e in s.rounds:
             cells += (e.round, e.table, e.table_score, known[id(e.placement_points)],
                       known[id(e.place)], e.bye)  # fmt: skip
-        rows.append([
+        rows.append((
             s.rank, s.shared, s.player, names.get(s.player, ""), scaled(s.placement_points),
             s.table_score, s.first_places, s.best_table_score, s.head_to_head, s.rounds_played,
             s.byes, s.withdrawn, s.penalty,
-            None if s.final_points is None else scaled(s.final_points), cells,
-        ])  # fmt: skip
+            None if s.final_points is None else scaled(s.final_points), tuple(cells),
+        ))  # fmt: skip
+        cells.clear()
     return scale, rows
 
 

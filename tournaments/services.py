@@ -1016,15 +1016,16 @@ def standings_reconcile(*, limit: int = RECONCILE_BATCH) -> list[int]:
 
 #: A snapshot's row, numbered the tournament's next version, in one prepared statement: its
 #: rows (megabytes of JSON at 10,000 players) sent as a parameter of their own, compact, not
-#: escaped into the statement's text (issue 25)
+#: escaped into the statement's text, and kept as that text (``json``: never parsed into
+#: ``jsonb``, issue 25)
 #: (its text starts with INSERT, as the ORM's did: what the database's own view of its sessions
 #: shows, and a fault test looks for)
 _SNAPSHOT_INSERT = """INSERT INTO {table} (tournament_id, version, computed_at, rounds_complete,
                      tables_counted, rows, points_scale, tiebreaks, seconds, visible,
                      sessions_version)
 SELECT %(tournament)s, COALESCE(MAX(version), 0) + 1, %(computed_at)s, %(rounds_complete)s,
-       %(tables_counted)s, %(rows)s::jsonb, %(points_scale)s, %(tiebreaks)s::jsonb,
-       %(seconds)s, %(visible)s::jsonb, %(sessions_version)s
+       %(tables_counted)s, %(rows)s::json, %(points_scale)s, %(tiebreaks)s::jsonb,
+       %(seconds)s, %(visible)s::json, %(sessions_version)s
 FROM {table} WHERE tournament_id = %(tournament)s
 RETURNING id, version
 """

@@ -34,7 +34,7 @@ def test_seat_totals_are_the_sessions_totals(
     totals = sessions_totals([first.session_id, second.session_id])
     for table in (first, second):
         book = totals[table.session_id]
-        assert read.seats[table.session_id] == [(p, book.of_player(p)) for p in seated(table)]
+        assert read.seats[table.session_id] == tuple((p, book.of_player(p)) for p in seated(table))
     assert [score for _, score in read.seats[second.session_id]] == [3, 1, 4, -3]
     assert any(score for _, score in read.seats[first.session_id])  # the hands paid
     # a round's tables read the same way
