@@ -209,6 +209,50 @@ def changes_insert(rows: Sequence[ChangeRow]) -> None:
     _copy(RatingChange, CHANGE_COLUMNS, rows)
 
 
+#: what a history row of the same pool, player and session may change: all but those three
+CHANGE_UPDATED = tuple(c for c in CHANGE_COLUMNS if c not in ("pool_id", "player_id", "session_id"))
+
+
+def changes_update(rows: Sequence[tuple[int, ChangeRow]]) -> None:
+    """Give stored history rows (by id) new numbers (:class:`ChangeRow`s of the same pool,
+    player and session), in place. Cheaper than deleting them and storing new ones, which
+    checks each new row's four foreign keys (most of a rewrite's time, the benchmark found):
+    an update leaves the pool, player and session as they are, so only a changed rating
+    system is checked — and, the rating system's column not indexed, a row whose time of play
+    stays is rewritten on its page without touching an index. PostgreSQL: the new numbers are
+    copied into a temporary table and set by one ``UPDATE … FROM``; elsewhere one prepared
+    update a row."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    quote = connection.ops.quote_name
+    at = [CHANGE_COLUMNS.index(c) for c in CHANGE_UPDATED]
+    values = [(row_id, *(row[i] for i in at)) for row_id, row in rows]
+    if connection.vendor != "postgresql":
+        adapt = connection.ops.adapt_datetimefield_value
+        sets = ", ".join(f"{quote(c)} = %s" for c in CHANGE_UPDATED)
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"UPDATE {table} SET {sets} WHERE id = %s",
+                [
+                    [adapt(v) if isinstance(v, datetime) else v for v in (*rest, row_id)]
+                    for row_id, *rest in values
+                ],
+            )
+        return
+    stage = quote(f"{RatingChange._meta.db_table}_update")
+    names = ", ".join(quote(c) for c in ("id", *CHANGE_UPDATED))
+    sets = ", ".join(f"{quote(c)} = s.{quote(c)}" for c in CHANGE_UPDATED)
+    with connection.cursor() as cursor:
+        # dropped at the commit; dropped here too should a transaction rate several pools
+        cursor.execute(
+            f"DROP TABLE IF EXISTS pg_temp.{stage}; CREATE TEMPORARY TABLE {stage} ON COMMIT DROP"
+            f" AS SELECT {names} FROM {table} WITH NO DATA"
+        )
+        _copy(RatingChange, ("id", *CHANGE_UPDATED), values, table=stage)
+        cursor.execute(f"UPDATE {table} AS t SET {sets} FROM {stage} AS s WHERE t.id = s.id")
+
+
 def batch_transaction() -> None:
     """Set the current transaction up for a recompute, which writes tens of thousands of rows
     and is written again the same from the same data (PostgreSQL; nothing elsewhere):

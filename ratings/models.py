@@ -92,16 +92,23 @@ class RatingChange(models.Model):
     """What one rated session did to one player's rating, and why: the place the model
     expected of him at that table (``predict_rank``) and the place he took."""
 
-    # no index of their own for pool and player: the ones below begin with them (a recompute
-    # writes 40,000 rows, and every index is one more write per row)
+    # no index of their own for pool, player and session: the ones below begin with them (a
+    # recompute writes 40,000 rows, and every index is one more write per row); none for the
+    # system, which only a rating system's deletion would look rows up by (none is deleted),
+    # and which a recompute after a change of model sets on every row: not indexed, a row is
+    # rewritten on its page, its indexes untouched
     pool = models.ForeignKey(
         RatingPool, on_delete=models.CASCADE, related_name="changes", db_index=False
     )
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
-    session = models.ForeignKey(TableSession, on_delete=models.CASCADE, related_name="+")
-    system = models.ForeignKey(RatingSystem, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        TableSession, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    system = models.ForeignKey(
+        RatingSystem, on_delete=models.PROTECT, related_name="+", db_index=False
+    )
     played_at = models.DateTimeField()
     number = models.PositiveIntegerField(help_text="his n-th rated session in the pool")
     score = models.IntegerField()
@@ -122,8 +129,10 @@ class RatingChange(models.Model):
             models.Index(fields=["player", "pool", "played_at"], name="rating_change_player"),
         ]
         constraints = [
+            # the session first: a session's rows are looked up without their pool (whether
+            # it has any, a session's deletion), and with it (what it was rated as)
             models.UniqueConstraint(
-                fields=["pool", "session", "player"], name="one_change_per_session"
+                fields=["session", "pool", "player"], name="one_change_per_session"
             )
         ]
 

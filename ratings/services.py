@@ -60,6 +60,7 @@ from ratings.fastpath import (
     ChangeRow,
     batch_transaction,
     changes_insert,
+    changes_update,
     lines_replace,
 )
 from ratings.models import (
@@ -300,8 +301,9 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
         tables[session_id].append((started_at, player_id, place, score))
 
     new = (system.MU, system.SIGMA, 0)
-    fresh: list[ChangeRow] = []  # rows not stored as they are
-    kept: set[int] = set()  # ids of stored rows that stand
+    fresh: list[ChangeRow] = []  # rows of a (session, player) not stored
+    updated: list[tuple[int, ChangeRow]] = []  # stored rows (their ids) whose numbers differ
+    kept: set[int] = set()  # ids of stored rows that stand, as they are or updated
     rated_players: set[int] = set()
     for session_id, seats in tables.items():  # in play order: dicts keep insertion order
         # (three at a tournament table whose substitute's seat counts for nobody)
@@ -322,16 +324,21 @@ def _replay(pool: RatingPool, key: tuple[datetime, int] | None) -> int:
                 system.display(mu, sigma), system.display(r.mu, r.sigma),
             )  # fmt: skip
             was = old.get((session_id, player_id))
-            if was is not None and was[1] == row:
-                kept.add(was[0])
-            else:
+            if was is None:
                 fresh.append(row)
+                continue
+            kept.add(was[0])
+            if was[1] != row:
+                updated.append((was[0], row))
     stale = [row_id for row_id, _ in old.values() if row_id not in kept]
-    if len(stale) == len(old):
+    if stale and len(stale) == len(old):
         later.delete()
     else:
         for at in range(0, len(stale), BATCH):
             RatingChange.objects.filter(pk__in=stale[at : at + BATCH]).delete()
+    # a row of the same session and player is updated in place, not deleted and inserted:
+    # its pool, player and session stay, so their foreign keys are not checked again
+    changes_update(updated)
     changes_insert(fresh)
 
     touched = seen | rated_players | (set(stored) if key is None else set())

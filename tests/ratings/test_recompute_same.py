@@ -156,6 +156,30 @@ def test_a_new_rating_system_rewrites_every_row_with_the_same_numbers(club):
     RatingChange.objects.filter(pool=pool).update(system=old)
     Rating.objects.filter(pool=pool).update(system=old)
     ids = set(pool.changes.values_list("pk", flat=True))
-    club_recompute(club_id=club.pk, lines=False)
+    written = writes_of(lambda: club_recompute(club_id=club.pk, lines=False))
     assert stored(club.pk) == expected  # every row names the pool's system again
-    assert ids.isdisjoint(pool.changes.values_list("pk", flat=True))
+    # each row rewritten where it stands (its pool, player and session kept), none deleted
+    # nor stored anew
+    assert set(pool.changes.values_list("pk", flat=True)) == ids
+    assert not any(re.match(r'(INSERT INTO|DELETE FROM|COPY) "ratings_ratingchange"', w)
+                   for w in written)  # fmt: skip
+
+
+def test_a_moved_session_rewrites_its_rows_in_place_and_the_rest_stands(club):
+    club_recompute(club_id=club.pk)
+    pool = RatingPool.objects.get(club=club, tournament__isnull=True)
+    ids = set(pool.changes.values_list("pk", flat=True))
+    # the first table's winner and loser swap their results: its places, and every rating
+    # after it, move
+    first = SessionLine.objects.filter(club=club).order_by("started_at", "session_id")[0]
+    seats = sorted(
+        SessionLine.objects.filter(session_id=first.session_id), key=lambda line: line.place
+    )
+    a, b = seats[0], seats[-1]
+    assert a.place < b.place
+    SessionLine.objects.filter(pk=a.pk).update(score=b.score, place=b.place)
+    SessionLine.objects.filter(pk=b.pk).update(score=a.score, place=a.place)
+    before = stored(club.pk)
+    club_recompute(club_id=club.pk, lines=False)
+    assert set(pool.changes.values_list("pk", flat=True)) == ids
+    assert stored(club.pk) == reference(club.pk) != before  # rated from the lines as they stand
