@@ -7,6 +7,7 @@ error type.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from core.errors import Invalid
@@ -19,7 +20,7 @@ from scoring.engine import (
 )
 from scoring.engine import declaration_menu as engine_declaration_menu
 from scoring.engine.rulesets import CACHE_SIZE, LRU
-from scoring.engine.settle import Settlement, settle
+from scoring.engine.settle import HandRecord, Settlement, settle
 from scoring.models import RulesetSnapshot
 
 #: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
@@ -59,6 +60,52 @@ def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
             raise ValueError(f"ruleset snapshot {snapshot.pk} does not match its fingerprint")
         _PINNED.put(snapshot.fingerprint, ruleset)
     return ruleset
+
+
+def pinned_by_fingerprint(fingerprint: str) -> Ruleset:
+    """The rules pinned under a fingerprint (a stored hand keeps its rules' fingerprint):
+    :func:`pinned_ruleset` of its snapshot, with no query once it is kept in this process."""
+    ruleset = _PINNED.get(fingerprint)
+    if ruleset is None:
+        ruleset = pinned_ruleset(RulesetSnapshot.objects.get(fingerprint=fingerprint))
+    return ruleset
+
+
+#: stored settlements read back, the ones used last kept (about 5 KB a hand): after each write
+#: a table's page and its statistics read every hand of the table again, and only the hand
+#: written is read from its form
+SETTLED_CACHE_SIZE = 2048
+_SETTLED: LRU[tuple, Settlement] = LRU(SETTLED_CACHE_SIZE)
+
+
+def stored_settlements_forget() -> None:
+    """Forget every stored settlement read back in this process (a test's database, emptied
+    with its ids started again, holds other hands under the same ids)."""
+    _SETTLED.clear()
+
+
+def stored_settlement(
+    *,
+    record: Mapping[str, Any],
+    settlement: Mapping[str, Any],
+    ruleset: Ruleset,
+    version: Hashable | None = None,
+) -> Settlement:
+    """A stored hand's settlement, typed: its stored form read back with its record under
+    the rules that settled it (``Settlement.from_dict``, any stored format); nothing is
+    settled again. What was stored was settled: a form that does not read is a corrupt row
+    (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
+
+    ``version`` names this state of the hand, whatever else it is (its id, revision and last
+    change: ``clubs.selectors.settled_hand``): given, the settlement read is kept under it
+    and the rules' fingerprint, and read once."""
+    key = None if version is None else (version, ruleset.fingerprint)
+    if key is not None and (kept := _SETTLED.get(key)) is not None:
+        return kept
+    settled = Settlement.from_dict(settlement, HandRecord.from_dict(record, ruleset))
+    if key is not None:
+        _SETTLED.put(key, settled)
+    return settled
 
 
 def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:

@@ -61,15 +61,15 @@ def answer(preset: str, hand: str, winning: str, self_draw: bool) -> dict[str, A
     try:
         if winning.strip():
             data = {"concealed": hand, "winning_tile": winning, "self_draw": self_draw}
-            result = evaluate(parse_winning_hand(data), ruleset).as_dict()
-            if not result["win"]:
-                reason = result["reason"]
-                return {"kind": "not_win", "reason": NOT_WIN.get(reason, reason)}
+            result = evaluate(parse_winning_hand(data), ruleset)
+            if not result.win or result.valuation is None:
+                return {"kind": "not_win", "reason": NOT_WIN.get(result.reason, result.reason)}
+            v = result.valuation
             return {
                 "kind": "win",
-                "pattern": name_text(result["lines"][0]),
-                "value": result["value"],
-                "expression": explanation(result),
+                "pattern": name_text(v.lines[0]),
+                "value": v.value,
+                "expression": explanation(v),
             }
         concealed, melds, void, visible = parse_waiting_hand({"concealed": hand})
         result = readiness(concealed, ruleset, melds, void, visible).as_dict()
