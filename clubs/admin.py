@@ -10,8 +10,6 @@ action menu.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
@@ -34,6 +32,7 @@ from clubs.models import (
     SessionResult,
     TableSession,
 )
+from clubs.selectors import settled_hand
 from clubs.services.hands import hand_delete
 from clubs.services.sessions import session_close, session_reopen
 from clubs.signals import club_changed
@@ -206,7 +205,7 @@ class HandInline(ReadOnlyInline):
 
     @admin.display(description="wins")
     def wins(self, obj: Hand) -> str:
-        return wins_summary(obj.settlement)
+        return wins_summary(obj)
 
 
 class SessionResultInline(ReadOnlyInline):
@@ -379,13 +378,14 @@ class HandActionForm(ActionForm):
     )
 
 
-def wins_summary(settlement: dict[str, Any] | None) -> str:
-    """``S1 pinghu 2 · S3 qingyise 4 on S0`` from a stored settlement."""
+def wins_summary(hand: Hand) -> str:
+    """``S1 pinghu 2 · S3 qingyise 4 on S0`` from a stored hand's settlement."""
+    settled = settled_hand(hand)
     parts = []
-    for w in (settlement or {}).get("wins", []):
-        how = "自摸" if w.get("from") is None else f"on S{w['from']}"
-        parts.append(f"S{w['seat']} {w.get('pattern')} {w.get('value')} {how}")
-    if (settlement or {}).get("draw") is not None:
+    for w in settled.wins:
+        how = "自摸" if w.from_ is None else f"on S{w.from_}"
+        parts.append(f"S{w.seat} {w.valuation.pattern} {w.valuation.value} {how}")
+    if settled.draw is not None:
         parts.append("流局")
     return " · ".join(parts) or "—"
 
@@ -448,13 +448,13 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="wins")
     def wins(self, obj: Hand) -> str:
-        return wins_summary(obj.settlement)
+        return wins_summary(obj)
 
     @admin.display(description="totals")
     def totals(self, obj: Hand) -> str:
-        totals = (obj.settlement or {}).get("totals") or {}
-        seats = ", ".join(f"S{i} {t:+d}" for i, t in enumerate(totals.get("seats", [])))
-        bettors = totals.get("bettors") or []
+        settled = settled_hand(obj)
+        seats = ", ".join(f"S{i} {t:+d}" for i, t in enumerate(settled.seat_totals))
+        bettors = settled.bettor_totals
         if bettors:
             seats += " · bettors " + ", ".join(f"B{i} {t:+d}" for i, t in enumerate(bettors))
         return seats or "—"

@@ -23,7 +23,9 @@ from typing import NamedTuple
 from django.db.models import Count, Q
 
 from clubs.models import Bettor, Hand, Seat, TableSession
-from clubs.selectors import sessions_totals
+from clubs.selectors import hand_version, sessions_totals
+from scoring import services as scoring_services
+from scoring.engine.settle import Settlement
 
 
 class SeatOutcome(NamedTuple):
@@ -155,26 +157,43 @@ def session_outcome(session_id: int) -> SessionOutcome | None:
     return session_outcomes([session_id]).get(session_id)
 
 
-def session_hand_records(session_id: int) -> list[tuple[int, dict, dict]]:
-    """A session's live hands that count (not held by the table's confirmation rule) as
-    stored, in order: (number, record, settlement)."""
-    return list(
-        Hand.objects.filter(session_id=session_id, is_deleted=False, counts=True)
-        .order_by("number")
-        .values_list("number", "record", "settlement")
+#: what a statistics' read takes of each hand row
+_ROW = ("number", "record", "settlement", "ruleset_fingerprint", "pk", "revision", "updated_at")
+
+
+def _settled(row: tuple) -> tuple[int, Settlement]:
+    """(number, settlement) of a hand row (``_ROW``): what ``selectors.settled_hand`` reads."""
+    number, record, settlement, fingerprint, pk, revision, updated_at = row
+    settled = scoring_services.stored_settlement(
+        record=record,
+        settlement=settlement,
+        ruleset=scoring_services.pinned_by_fingerprint(fingerprint),
+        version=hand_version(pk, revision, updated_at),
     )
+    return number, settled
 
 
-def sessions_hand_records(session_ids: Iterable[int]) -> dict[int, list[tuple[int, dict, dict]]]:
+def session_hand_records(session_id: int) -> list[tuple[int, Settlement]]:
+    """A session's live hands that count (not held by the table's confirmation rule), in
+    order: (number, settlement), the settlement typed with its record within."""
+    return [
+        _settled(row)
+        for row in Hand.objects.filter(session_id=session_id, is_deleted=False, counts=True)
+        .order_by("number")
+        .values_list(*_ROW)
+    ]
+
+
+def sessions_hand_records(session_ids: Iterable[int]) -> dict[int, list[tuple[int, Settlement]]]:
     """:func:`session_hand_records` of many sessions in one query, by session id (a session
     without such a hand is left out)."""
-    out: dict[int, list[tuple[int, dict, dict]]] = defaultdict(list)
-    for session_id, number, record, settlement in (
+    out: dict[int, list[tuple[int, Settlement]]] = defaultdict(list)
+    for session_id, *row in (
         Hand.objects.filter(session_id__any_of=list(session_ids), is_deleted=False, counts=True)
         .order_by("session_id", "number")
-        .values_list("session_id", "number", "record", "settlement")
+        .values_list("session_id", *_ROW)
     ):
-        out[session_id].append((number, record, settlement))
+        out[session_id].append(_settled(tuple(row)))
     return out
 
 

@@ -54,11 +54,12 @@ from scoring import services as scoring_services
 from scoring.engine import (
     EXTRA_NAMES,
     PATTERN_NAMES,
-    EngineError,
-    parse_tile,
-    parse_tiles,
+    Ruleset,
     tile_name,
 )
+from scoring.engine.declared import Declaration
+from scoring.engine.melds import Meld
+from scoring.engine.settle import Settlement, Win, WinResult
 from scoring.models import RulesetSnapshot
 
 # --- who may see what ------------------------------------------------------------------------
@@ -908,6 +909,33 @@ def session_page(pk: int) -> TableSession | None:
     )
 
 
+# --- a settled hand (issue 26 §1) ---------------------------------------------------------------
+
+
+def settled_hand(hand: Hand, ruleset: Ruleset | RulesetSnapshot | None = None) -> Settlement:
+    """A hand as the engine settled it, typed: its record's events and draw, its wins with
+    their valuations, its payments with their reasons, its totals (``Settlement``). The one
+    way a reader reads a stored hand: nothing is settled again, no dict is walked by hand.
+
+    ``ruleset``: the rules that settled it (its session's snapshot, or those rules); by
+    default the ones its ``ruleset_fingerprint`` pinned (no query once they are kept in the
+    process)."""
+    if ruleset is None:
+        ruleset = scoring_services.pinned_by_fingerprint(hand.ruleset_fingerprint)
+    elif isinstance(ruleset, RulesetSnapshot):
+        ruleset = scoring_services.pinned_ruleset(ruleset)
+    return scoring_services.stored_settlement(
+        record=hand.record, settlement=hand.settlement, ruleset=ruleset,
+        version=hand_version(hand.pk, hand.revision, hand.updated_at),
+    )  # fmt: skip
+
+
+def hand_version(pk: int | None, revision: int, updated_at: datetime | None) -> tuple | None:
+    """What names one state of a stored hand (a correction is a new revision, and every write
+    moves ``updated_at``); None for a hand not stored."""
+    return None if pk is None or updated_at is None else (pk, revision, updated_at)
+
+
 class WinLine(NamedTuple):
     """One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's
     code, the value per payer, and whether the tiles were shown (verified)."""
@@ -934,6 +962,7 @@ class SheetRow(NamedTuple):
     wins: tuple[WinLine, ...]
     drawn: bool
     verified: bool
+    settlement: Settlement  # the hand as settled (:func:`settled_hand`)
 
 
 @dataclass
@@ -968,25 +997,22 @@ class TableSheet:
         return [r for r in self.rows if not r.hand.is_deleted and not r.hand.counts]
 
 
-def _sheet_row(hand: Hand, bettor_index: dict[str, int], n_bettors: int) -> SheetRow:
-    settlement = hand.settlement or {}
-    totals = settlement.get("totals") or {}
-    nets = tuple(totals.get("seats") or (0, 0, 0, 0))
+def _sheet_row(
+    hand: Hand, bettor_index: dict[str, int], n_bettors: int, rules: RulesetSnapshot | None
+) -> SheetRow:
+    settled = settled_hand(hand, rules)
     bettor_nets = [0] * n_bettors
-    for b, net in zip(hand.record.get("bettors") or (), totals.get("bettors") or (), strict=False):
-        index = bettor_index.get(b.get("name"))
+    for b, net in zip(settled.record.bettors, settled.bettor_totals, strict=False):
+        index = bettor_index.get(b.name)
         if index is not None:
             bettor_nets[index] += net
     wins = tuple(
-        WinLine(
-            w["seat"], w.get("from"), w.get("pattern", ""), w.get("roots", 0),
-            w.get("amount", 0), w.get("verified", True),
-        )
-        for w in settlement.get("wins") or ()
-    )  # fmt: skip
+        WinLine(w.seat, w.from_, w.valuation.pattern, w.valuation.roots, w.amount, w.verified)
+        for w in settled.wins
+    )
     return SheetRow(
-        hand, nets, tuple(bettor_nets), None, None, wins,
-        settlement.get("draw") is not None, settlement.get("verified", True),
+        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins,
+        settled.draw is not None, settled.verified, settled,
     )  # fmt: skip
 
 
@@ -1000,8 +1026,10 @@ def table_sheet(session: TableSession) -> TableSheet:
     hands = Hand.objects.filter(session=session).order_by("number", "id")
     rows, running, bettor_running = [], [0] * 4, [0] * len(bettors)
     top, next_dealer = 0, None
+    # the session's rules when they were read with it (no query for them), else each hand's
+    rules = session.ruleset if TableSession.ruleset.is_cached(session) else None
     for hand in hands:
-        row = _sheet_row(hand, bettor_index, len(bettors))
+        row = _sheet_row(hand, bettor_index, len(bettors), rules)
         top = max(top, hand.number)
         if not hand.is_deleted:
             next_dealer = hand.next_dealer
@@ -1216,7 +1244,7 @@ class WinnerTiles(NamedTuple):
     roots: int
     amount: int
     verified: bool
-    win: dict  # the settlement's win as stored: its ``lines``, ``value``, ``unit`` …
+    win: WinResult  # the settlement's win: its valuation (explanation lines, value, unit) …
 
 
 class WaitTile(NamedTuple):
@@ -1251,104 +1279,77 @@ class HandTiles(NamedTuple):
     verified: bool  # everything was shown by tiles
 
 
-def _codes(text) -> tuple[str, ...]:
-    """A stored tile string (compact or Chinese notation) as sorted codes; () if unreadable."""
-    try:
-        return tuple(tile_name(t) for t in parse_tiles(text or ""))
-    except EngineError:
-        return ()
+def _meld_tiles(melds: tuple[Meld, ...]) -> tuple[MeldTiles, ...]:
+    return tuple(MeldTiles(m.kind, tile_name(m.tile), m.concealed) for m in melds)
 
 
-def _code(text) -> str | None:
-    if not text:
+def _declared(
+    declared: Declaration | None, patterns: dict[str, Name], extras: dict[str, Name]
+) -> DeclaredHand | None:
+    if declared is None:
         return None
-    try:
-        return tile_name(parse_tile(text))
-    except EngineError:
-        return None
-
-
-def _meld_tiles(melds) -> tuple[MeldTiles, ...]:
-    out = []
-    for m in melds or ():
-        tile = _code(m.get("tile")) if isinstance(m, dict) else None
-        if tile is not None and m.get("kind") in ("pung", "kong"):
-            out.append(MeldTiles(m["kind"], tile, bool(m.get("concealed"))))
-    return tuple(out)
-
-
-def _declared(data, patterns: dict[str, Name], extras: dict[str, Name]) -> DeclaredHand | None:
-    if not isinstance(data, dict):
-        return None
-    code = str(data.get("pattern", ""))
+    code = declared.pattern
     return DeclaredHand(
         code,
         patterns.get(code) or PATTERN_NAMES.get(code) or Name(code, code),
-        int(data.get("roots") or 0),
-        tuple(
-            extras.get(e) or EXTRA_NAMES.get(e) or Name(str(e), str(e))
-            for e in data.get("extras") or ()
-        ),
+        declared.roots,
+        tuple(extras.get(e) or EXTRA_NAMES.get(e) or Name(e, e) for e in declared.extras),
     )
 
 
 def hand_tiles(hand: Hand, ruleset) -> HandTiles:
-    """What to draw for a hand: its stored record's tiles (``concealed``, ``melds``, the win's
-    ``tile``; the draw's hands) beside its stored settlement's wins and draw. ``ruleset`` is
-    the session's snapshot: the names of patterns and declarations are the ones it pinned (大对子
-    in chengdu). No query; nothing is re-settled."""
-    record, settlement = hand.record or {}, hand.settlement or {}
-    menu = declaration_menu(ruleset)
+    """What to draw for a hand: its record's tiles (each winner's concealed tiles and melds,
+    the win's tile; the draw's hands) beside its settlement's wins and draw, read as the one
+    typed settlement (:func:`settled_hand`). ``ruleset`` is the session's snapshot (or a
+    ruleset, or a spec): the names of patterns and declarations are the ones it pinned (大对子
+    in chengdu). No query once its rules are kept; nothing is re-settled."""
+    if not isinstance(ruleset, Ruleset | RulesetSnapshot):
+        ruleset = scoring_services.ruleset_resolve(ruleset)
+    settled = settled_hand(hand, ruleset)
+    menu = declaration_menu(settled.record.ruleset)
     patterns = {p.code: p.name for p in menu.patterns}
     extras = {e.code: e.name for e in menu.extras}
     states = {d.code: d.name for d in menu.draw}
-    events = record.get("events") or []
+    events = {ev.index: ev for ev in settled.record.events}
     winners = []
-    for w in settlement.get("wins") or ():
-        event = events[w["event"]] if 0 <= w.get("event", -1) < len(events) else {}
-        shown = next((x for x in event.get("winners") or () if x.get("seat") == w["seat"]), {})
-        lines = w.get("lines") or []
-        base = lines[0] if lines and lines[0].get("code") == w.get("pattern") else None
-        name = Name(base["zh"], base["en"]) if base else patterns.get(w.get("pattern", ""))
-        declared = _declared(shown.get("declared"), patterns, extras)
+    for w in settled.wins:
+        event = events.get(w.event)
+        shown = None
+        if isinstance(event, Win):
+            shown = next((x for x in event.winners if x.seat == w.seat), None)
+        v = w.valuation
+        base = v.lines[0] if v.lines and v.lines[0].code == v.pattern else None
+        name = Name(base.zh, base.en) if base else patterns.get(v.pattern)
+        declared = _declared(shown.declared, patterns, extras) if shown else None
         winners.append(
             WinnerTiles(
-                event=w["event"], seat=w["seat"], from_=w.get("from"),
-                concealed=() if declared else _codes(shown.get("concealed")),
-                melds=_meld_tiles(shown.get("melds")),
-                tile=_code(w.get("tile") or event.get("tile")),
-                declared=declared, pattern=w.get("pattern", ""),
-                pattern_name=name or PATTERN_NAMES.get(w.get("pattern", ""), Name("", "")),
-                roots=int(w.get("roots") or 0), amount=int(w.get("amount") or 0),
-                verified=bool(w.get("verified", True)), win=w,
+                event=w.event, seat=w.seat, from_=w.from_,
+                concealed=tuple(tile_name(t) for t in shown.concealed) if shown else (),
+                melds=_meld_tiles(shown.melds) if shown else (),
+                tile=None if w.tile is None else tile_name(w.tile),
+                declared=declared, pattern=v.pattern,
+                pattern_name=name or PATTERN_NAMES.get(v.pattern, Name("", "")),
+                roots=v.roots, amount=w.amount, verified=w.verified, win=w,
             )
         )  # fmt: skip
-    hands = ((record.get("draw") or {}).get("hands")) or {}
+    hands = {h.seat: h for h in settled.record.draw or ()}
     draw = []
-    for d in settlement.get("draw") or ():
-        shown = hands.get(str(d["seat"])) or hands.get(d["seat"]) or {}
-        state = shown.get("declared")
+    for d in settled.draw or ():
+        shown = hands.get(d.seat)
+        state = shown.declared if shown else None
         draw.append(
             DrawHandTiles(
-                seat=d["seat"],
-                concealed=() if state else _codes(shown.get("concealed")),
-                melds=_meld_tiles(shown.get("melds")),
+                seat=d.seat,
+                concealed=tuple(tile_name(t) for t in shown.concealed) if shown else (),
+                melds=_meld_tiles(shown.melds) if shown else (),
                 declared=state, declared_name=states.get(state) if state else None,
-                wait=_declared(shown.get("wait"), patterns, extras),
-                huazhu=bool(d.get("huazhu")), ready=bool(d.get("ready")),
-                waits=tuple(
-                    WaitTile(t, bool(x.get("dead")))
-                    for x in d.get("waits") or () if (t := _code(x.get("tile")))
-                ),
-                chajiao_value=d.get("chajiao_value"), verified=bool(d.get("verified", True)),
+                wait=_declared(shown.wait, patterns, extras) if shown else None,
+                huazhu=d.huazhu, ready=d.ready,
+                waits=tuple(WaitTile(tile_name(x.tile), x.dead) for x in d.waits),
+                chajiao_value=d.chajiao_value, verified=d.verified,
             )
         )  # fmt: skip
-    return HandTiles(
-        tuple(winners),
-        tuple(draw),
-        settlement.get("draw") is not None,
-        bool(settlement.get("verified", True)),
-    )
+    return HandTiles(tuple(winners), tuple(draw), settled.draw is not None, settled.verified)
 
 
 def session_by_guest_key(key: str) -> TableSession | None:

@@ -348,6 +348,9 @@ SPECTACULAR_SETTINGS = {
         "InvitationStateEnum": "clubs.models.Invitation.State",
         "InvitedRoleEnum": ["scorer", "member"],
         "ConfirmationRuleEnum": "clubs.models.ConfirmationRule",
+        "PaymentReasonEnum": "scoring.engine.settle.result.REASON_NAMES",
+        # (the penalties' reasons keep the name they had while they were the only ones)
+        "ReasonEnum": "tournaments.models.Penalty.Reason",
     },
 }
 

@@ -50,7 +50,7 @@ from exchange.paths import first_difference, join
 from exchange.schema import schema_problems
 from ratings import system as rating_system
 from ratings.services import club_recompute
-from scoring.engine.settle import Settlement
+from scoring.engine.settle import Settlement, upgraded_form
 from scoring.models import RulesetSnapshot
 from scoring.services import hand_settle, ruleset_rebuild
 from tournaments.models import Registration, Round, RoundUnlock, Table, Tournament
@@ -227,6 +227,12 @@ def _settle_again(
         return None
     check.settled += 1
     now = settlement.as_dict()
+    # a file written before a settlement carried its format (format 1) is compared, and then
+    # stored, as format 2 writes it (``upgraded_form``: 杠钱归胡家 under its own reason)
+    upgraded = upgraded_form(stored, settlement.record)
+    if upgraded is not stored:
+        stored.clear()
+        stored.update(upgraded)
     found = first_difference(stored, now)
     if found is not None:
         where, was, is_now = found

@@ -75,6 +75,7 @@ from ratings.models import (
 )
 from ratings.read_versions import club_read_bump
 from ratings.receivers import AWARDS_TASK, REFRESH_TASK
+from scoring.engine.settle import Settlement
 from tournaments.selectors import (
     session_credits,
     sessions_credits,
@@ -140,7 +141,7 @@ _facts_of = attrgetter(*FACT_COLUMNS)
 def _line_rows(
     outcome: SessionOutcome,
     tournament_id: int | None,
-    hands: list[tuple[int, dict, dict]],
+    hands: list[tuple[int, Settlement]],
     credits: dict[int, int | None],
 ) -> tuple[list[tuple], list[tuple], set[tuple[int, int, int]]]:
     """A finished session's statistics' lines (values in ``LINE_COLUMNS`` order) and win

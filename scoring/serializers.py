@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from scoring.engine import SITUATIONS
 from scoring.engine.bounds import MAX_BASE
+from scoring.engine.settle import REASON_NAMES, SETTLEMENT_FORMAT
 
 
 class MeldSerializer(serializers.Serializer):
@@ -314,7 +315,10 @@ class EnginePaymentSerializer(serializers.Serializer):
     payer = serializers.CharField(help_text='"S0"–"S3" (seats) or "B0"… (bettors)')
     payee = serializers.CharField()
     amount = serializers.IntegerField()
-    reason = serializers.CharField()
+    reason = serializers.ChoiceField(
+        choices=list(REASON_NAMES),
+        help_text="why: " + "; ".join(f"{c} {n.zh} ({n.en})" for c, n in REASON_NAMES.items()),
+    )
     event = serializers.IntegerField(allow_null=True, help_text="null: the draw stage")
     mirrors = serializers.IntegerField(
         required=False, help_text="a bettor's payment: the index of the seat payment it follows"
@@ -351,6 +355,10 @@ class BoundBettorSerializer(serializers.Serializer):
 
 
 class SettlementSerializer(serializers.Serializer):
+    format = serializers.IntegerField(
+        help_text=f"the version of this form ({SETTLEMENT_FORMAT}; a form without it is 1: "
+        "stored before 杠钱归胡家 had its own reason kong_to_winner, read as it)"
+    )
     ruleset = serializers.CharField(help_text="fingerprint of the rules that settled it")
     preset = serializers.CharField()
     base = serializers.IntegerField()

@@ -10,6 +10,7 @@ module (an import-linter contract).
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from core.errors import Invalid
@@ -19,6 +20,7 @@ from scoring.engine import (
     PRESETS,
     DeclarationMenu,
     EngineError,
+    Evaluation,
     Options,
     Ruleset,
     evaluate,
@@ -30,11 +32,25 @@ from scoring.engine import (
     ruleset_from_description,
 )
 from scoring.engine import declaration_menu as engine_declaration_menu
+from scoring.engine.evaluate import Line, Valuation
 from scoring.engine.lru import CACHE_SIZE, LRU
 from scoring.engine.options import OPTION_SPECS, OptionSpec, asked_options, said_options
 from scoring.engine.rulesets import DEFAULT_PRESET
-from scoring.engine.settle import Settlement, settle
+from scoring.engine.settle import (
+    BETTOR_LABELS,
+    FalseWin,
+    HandRecord,
+    Kong,
+    Payment,
+    Settlement,
+    Win,
+    WinResult,
+    session_multiplier,
+    settle,
+)
+from scoring.engine.settle.record import Event
 from scoring.engine.settle.result import REASON_NAMES
+from scoring.engine.tiles import tile_name
 from scoring.models import RulesetSnapshot
 
 __all__ = [
@@ -44,6 +60,9 @@ __all__ = [
     # what the pages name and offer, as the engine declares it (read here, not from the engine)
     "DEFAULT_PRESET", "EXTRA_NAMES", "OPTION_SPECS", "PATTERN_NAMES", "PRESETS", "OptionSpec",
     "Options", "REASON_NAMES", "asked_options", "option_schema", "said_options",
+    # the typed settled hand and its parts, as pages read and word it
+    "BETTOR_LABELS", "Evaluation", "Event", "FalseWin", "HandRecord", "Kong", "Line", "Payment",
+    "Settlement", "Valuation", "Win", "WinResult", "session_multiplier", "tile_name",
 ]  # fmt: skip
 
 #: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
@@ -83,6 +102,52 @@ def pinned_ruleset(snapshot: RulesetSnapshot) -> Ruleset:
             raise ValueError(f"ruleset snapshot {snapshot.pk} does not match its fingerprint")
         _PINNED.put(snapshot.fingerprint, ruleset)
     return ruleset
+
+
+def pinned_by_fingerprint(fingerprint: str) -> Ruleset:
+    """The rules pinned under a fingerprint (a stored hand keeps its rules' fingerprint):
+    :func:`pinned_ruleset` of its snapshot, with no query once it is kept in this process."""
+    ruleset = _PINNED.get(fingerprint)
+    if ruleset is None:
+        ruleset = pinned_ruleset(RulesetSnapshot.objects.get(fingerprint=fingerprint))
+    return ruleset
+
+
+#: stored settlements read back, the ones used last kept (about 5 KB a hand): after each write
+#: a table's page and its statistics read every hand of the table again, and only the hand
+#: written is read from its form
+SETTLED_CACHE_SIZE = 2048
+_SETTLED: LRU[tuple, Settlement] = LRU(SETTLED_CACHE_SIZE)
+
+
+def stored_settlements_forget() -> None:
+    """Forget every stored settlement read back in this process (a test's database, emptied
+    with its ids started again, holds other hands under the same ids)."""
+    _SETTLED.clear()
+
+
+def stored_settlement(
+    *,
+    record: Mapping[str, Any],
+    settlement: Mapping[str, Any],
+    ruleset: Ruleset,
+    version: Hashable | None = None,
+) -> Settlement:
+    """A stored hand's settlement, typed: its stored form read back with its record under
+    the rules that settled it (``Settlement.from_dict``, any stored format); nothing is
+    settled again. What was stored was settled: a form that does not read is a corrupt row
+    (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
+
+    ``version`` names this state of the hand, whatever else it is (its id, revision and last
+    change: ``clubs.selectors.settled_hand``): given, the settlement read is kept under it
+    and the rules' fingerprint, and read once."""
+    key = None if version is None else (version, ruleset.fingerprint)
+    if key is not None and (kept := _SETTLED.get(key)) is not None:
+        return kept
+    settled = Settlement.from_dict(settlement, HandRecord.from_dict(record, ruleset))
+    if key is not None:
+        _SETTLED.put(key, settled)
+    return settled
 
 
 def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:
@@ -130,13 +195,13 @@ def declaration_menu(ruleset: Ruleset | RulesetSnapshot | Any) -> DeclarationMen
         raise Invalid(e.as_dicts()) from e
 
 
-def hand_value(preset: Any, *, concealed: str, winning_tile: str, self_draw: bool) -> dict:
+def hand_value(preset: Any, *, concealed: str, winning_tile: str, self_draw: bool) -> Evaluation:
     """A winning hand in notation valued under a ruleset spec (the calculator's question):
-    the engine's evaluation as a dict; Invalid with the engine's problems for a hand it cannot
+    the engine's typed evaluation; Invalid with the engine's problems for a hand it cannot
     read."""
     try:
         data = {"concealed": concealed, "winning_tile": winning_tile, "self_draw": self_draw}
-        return evaluate(parse_winning_hand(data), resolve_ruleset(preset)).as_dict()
+        return evaluate(parse_winning_hand(data), resolve_ruleset(preset))
     except EngineError as e:
         raise Invalid(e.as_dicts()) from e
 

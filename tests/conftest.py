@@ -31,6 +31,7 @@ from rest_framework.test import APIClient
 
 from config.celery import app
 from core import readcache
+from scoring.services import stored_settlements_forget
 from tests.helpers import assert_error_shape
 
 #: a Wednesday evening in the middle of a month, in the demo club's zone
@@ -47,9 +48,11 @@ def demo_clock():
 def _fresh_cache():
     cache.clear()
     readcache.forget_local()  # what a process kept of the cache goes with it
+    stored_settlements_forget()  # hands read back, by id: ids start again in a flushed database
     yield
     cache.clear()
     readcache.forget_local()
+    stored_settlements_forget()
 
 
 @pytest.fixture

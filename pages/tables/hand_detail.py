@@ -11,7 +11,7 @@ the ones the ruleset pinned). Nothing here computes a rule: every number is the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -19,6 +19,9 @@ from clubs.selectors import DeclaredHand, DrawHandTiles, HandTiles, MeldTiles, W
 from core.names import Name
 from pages.tilefaces import tile_label
 from pages.words import chinese, explanation, name_text, roots_text, unit_amount
+
+if TYPE_CHECKING:
+    from scoring.services import Line
 
 #: what a meld is (a domain word of the table, the same in every ruleset)
 MELD_NAMES = {
@@ -54,17 +57,15 @@ def declared_words(declared: DeclaredHand) -> str:
     return _joined([name_text(declared.name), roots, *(name_text(e) for e in declared.extras)])
 
 
-def line_words(line: Mapping[str, Any], unit: str) -> str:
+def line_words(line: Line, unit: str) -> str:
     """One explanation line: 清一色 3番, 根 1番, 封顶 8番, 自摸加底 +1."""
-    if unit in line:
-        return f"{name_text(line)} {unit_amount(int(line[unit]), unit)}"
-    if "value" in line:  # the bonus a preset adds after the cap
-        return f"{name_text(line)} +{int(line['value'])}"
-    return name_text(line)
+    if line.op == "bonus":  # the bonus a preset adds after the cap
+        return f"{name_text(line)} +{line.amount}"
+    return f"{name_text(line)} {unit_amount(line.amount, unit)}"
 
 
 def winner_view(w: WinnerTiles, names: Mapping[int, str]) -> dict[str, Any]:
-    unit = w.win.get("unit", "fan")
+    v = w.win.valuation
     if w.from_ is None:
         how = _("Self-drawn")
     else:
@@ -75,8 +76,8 @@ def winner_view(w: WinnerTiles, names: Mapping[int, str]) -> dict[str, Any]:
         "how": how,
         "melds": [meld_view(m) for m in w.melds],
         "declared": declared_words(w.declared) if w.declared else "",
-        "lines": [line_words(line, unit) for line in w.win.get("lines") or ()],
-        "explanation": explanation(w.win) if w.win.get("lines") else "",
+        "lines": [line_words(line, v.unit) for line in v.lines],
+        "explanation": explanation(v) if v.lines else "",
         "label": _("Tiles of %(name)s") % {"name": names.get(w.seat, f"S{w.seat}")},
     }
 

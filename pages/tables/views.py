@@ -430,12 +430,9 @@ def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[st
     and the draw, when the wall ran out."""
     if names is None:
         names, menu = _names(sheet)
-    settlement = row.hand.settlement or {}
-    fouls = false_win_lines(settlement, row.hand.record, names)
-    events = [w.get("event") for w in settlement.get("wins") or ()]
-    lines: list[tuple[int, str]] = []
-    for at, text in zip(events, _wins_said(row, names, menu), strict=False):
-        lines.append((at if isinstance(at, int) else -1, text))
+    fouls = false_win_lines(row.settlement, names)
+    events = [w.event for w in row.settlement.wins]
+    lines = list(zip(events, _wins_said(row, names, menu), strict=True))
     out = [text for _, text in sorted(lines + fouls, key=lambda line: line[0])]
     if row.drawn:
         out.append(_("Draw: the wall ran out"))

@@ -51,14 +51,14 @@ def answer(preset: str, hand: str, winning: str, self_draw: bool) -> dict[str, A
     try:
         if winning.strip():
             result = hand_value(preset, concealed=hand, winning_tile=winning, self_draw=self_draw)
-            if not result["win"]:
-                reason = result["reason"]
-                return {"kind": "not_win", "reason": NOT_WIN.get(reason, reason)}
+            if not result.win or result.valuation is None:
+                return {"kind": "not_win", "reason": NOT_WIN.get(result.reason, result.reason)}
+            v = result.valuation
             return {
                 "kind": "win",
-                "pattern": name_text(result["lines"][0]),
-                "value": result["value"],
-                "expression": explanation(result),
+                "pattern": name_text(v.lines[0]),
+                "value": v.value,
+                "expression": explanation(v),
             }
         result = hand_waits(preset, concealed=hand)
     except Invalid as e:

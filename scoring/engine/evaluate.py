@@ -10,6 +10,7 @@ hand's value depends on the signature alone, so each ruleset memoises one :class
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -110,6 +111,38 @@ class Valuation:
             "capped": self.capped,
             "lines": [dict(line) for line in self.rendered_lines],
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], r: Ruleset) -> Valuation:
+        """The valuation :meth:`as_dict` wrote under ``r`` (a stored win carries it). A line's
+        ``op`` is not written: the first line is the base pattern, a line giving ``value``
+        the after-cap bonus, ``cap`` the cap, any other an extra step of ``r``'s curve (as
+        :func:`_lines` makes them)."""
+        unit = d["unit"]
+        extra_op = "times" if r.curve == "multiple" else "add"
+        lines = []
+        for i, line in enumerate(d["lines"]):
+            code = line["code"]
+            if i == 0:
+                op = "base"
+            elif "value" in line:
+                op = "bonus"
+            elif code == "cap":
+                op = "cap"
+            else:
+                op = extra_op
+            amount = line["value"] if op == "bonus" else line[unit]
+            lines.append(Line(code, line["zh"], line["en"], op, amount))
+        return cls(
+            pattern=d["pattern"],
+            patterns=tuple(d["patterns"]),
+            roots=d["roots"],
+            total=d["total"],
+            value=d["value"],
+            capped=d["capped"],
+            lines=tuple(lines),
+            unit=unit,
+        )
 
     @cached_property
     def rendered_lines(self) -> list[dict[str, Any]]:

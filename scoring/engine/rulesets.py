@@ -494,6 +494,14 @@ class Ruleset:
             for key in self.options.__dataclass_fields__
             if getattr(self.options, key) != getattr(self.defaults, key)
         }
+        # where the preset's 诈胡 follows its 花猪, a spec without false_win resolves to the
+        # one its huazhu implies (resolve_ruleset): named whenever that is not this one
+        if (
+            "false_win" not in changed
+            and self.defaults.false_win == implied_false_win(self.defaults)
+            and self.options.false_win != implied_false_win(self.options)
+        ):
+            changed["false_win"] = self.options.false_win
         return {"preset": self.preset, "options": changed}
 
 

@@ -63,6 +63,14 @@ def line(label: str, ms: list[float]) -> str:
     return timing.line(label, ms, 62)
 
 
+def typed(record: dict, settlement: dict, fingerprint: str):
+    """A stored hand's settlement, typed (as ``clubs.outcomes`` reads it)."""
+    from scoring.services import pinned_by_fingerprint, stored_settlement
+
+    rules = pinned_by_fingerprint(fingerprint)
+    return stored_settlement(record=record, settlement=settlement, ruleset=rules)
+
+
 def naive_ranking(club) -> int:
     """The ranking's figures from every hand's settlement, read and counted in Python."""
     from clubs.models import Hand, Seat
@@ -73,12 +81,12 @@ def naive_ranking(club) -> int:
             .values_list("session_id", "player_id"):  # fmt: skip
         seats.setdefault(sid, []).append(pid)
     by_session: dict[int, list] = {}
-    for sid, number, record, settlement in (
+    for sid, number, record, settlement, fingerprint in (
         Hand.objects.filter(session__club=club, is_deleted=False)
         .order_by("session_id", "number")
-        .values_list("session_id", "number", "record", "settlement")
+        .values_list("session_id", "number", "record", "settlement", "ruleset_fingerprint")
     ):
-        by_session.setdefault(sid, []).append((number, record, settlement))
+        by_session.setdefault(sid, []).append((number, typed(record, settlement, fingerprint)))
     wins: dict[int, int] = {}
     for sid, hands in by_session.items():
         facts = session_facts(hands)
@@ -93,12 +101,12 @@ def naive_stats(player) -> int:
 
     mine = dict(Seat.objects.filter(player=player).values_list("session_id", "number"))
     by_session: dict[int, list] = {}
-    for sid, number, record, settlement in (
+    for sid, number, record, settlement, fingerprint in (
         Hand.objects.filter(session_id__in=list(mine), is_deleted=False)
         .order_by("session_id", "number")
-        .values_list("session_id", "number", "record", "settlement")
+        .values_list("session_id", "number", "record", "settlement", "ruleset_fingerprint")
     ):
-        by_session.setdefault(sid, []).append((number, record, settlement))
+        by_session.setdefault(sid, []).append((number, typed(record, settlement, fingerprint)))
     hands = 0
     for sid, rows in by_session.items():
         hands += session_facts(rows).seats[mine[sid]].hands

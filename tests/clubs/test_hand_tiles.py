@@ -67,7 +67,7 @@ def test_a_shown_winner_has_his_tiles_his_kong_and_the_winning_tile_apart(tiles)
         1,
         8,
     )
-    assert [line["code"] for line in s1.win["lines"]] == ["qingyise", "gen"]
+    assert [line.code for line in s1.win.valuation.lines] == ["qingyise", "gen"]
     # 14 tiles in all: 10 in hand, the kong (4, counting 3 in the shape), the winning tile
     assert len(s1.concealed) + 3 * len(s1.melds) + 1 == 14
 

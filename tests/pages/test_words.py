@@ -10,8 +10,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from clubs.models import Hand
 from pages.words import hand_words, words_of_view
 from scoring.engine.settle import settle
+from scoring.services import ruleset_snapshot_get_or_create
 
 SEATS = {0: "老张", 1: "老李", 2: "老王", 3: "小刘"}
 
@@ -71,7 +73,7 @@ BETTOR = {
 
 def words(record, lang="zh-hans"):
     with translation.override(lang):
-        return hand_words(settle(record).as_dict(), record=record, seats=SEATS)
+        return hand_words(settle(record), seats=SEATS)
 
 
 def texts(record, lang="zh-hans"):
@@ -160,8 +162,8 @@ def test_chengdu_multiples_and_the_self_draw_bonus():
 
 def test_without_names_a_seat_is_its_number():
     with translation.override("zh-hans"):
-        out = hand_words(settle(KONG_DISCARD).as_dict())
-    assert out.sentences[0].text == "S0 付 S2 2：暗杠"  # no record: the kong's tile is unknown
+        out = hand_words(settle(KONG_DISCARD))
+    assert out.sentences[0].text == "S0 付 S2 2：暗杠 9条"
 
 
 class _Party:
@@ -174,23 +176,24 @@ class _Row:
         self.payer, self.payee = _Party(payer), _Party(payee)
 
 
-class _Hand:
-    def __init__(self, record):
-        self.record = record
-        self.settlement = settle(record).as_dict()
-
-
 class _View:
-    """A HandView's shape: the stored hand, and its payment rows with the parties' names."""
+    """A HandView's shape: the stored hand (its record without the ruleset, its settlement
+    as JSON, its rules' fingerprint), and its payment rows with the parties' names."""
 
     def __init__(self, record):
-        self.hand = _Hand(record)
+        rules = ruleset_snapshot_get_or_create(spec=record["ruleset"])
+        stored = {k: v for k, v in record.items() if k != "ruleset"}
+        self.hand = Hand(
+            number=1, record=stored, settlement=settle(record).as_dict(),
+            ruleset_fingerprint=rules.fingerprint,
+        )  # fmt: skip
         self.payments = [
             _Row(SEATS[int(p["payer"][1])], SEATS[int(p["payee"][1])])
             for p in self.hand.settlement["payments"]
         ]
 
 
+@pytest.mark.django_db
 def test_words_of_a_stored_hand_take_the_names_of_its_payment_rows():
     with translation.override("zh-hans"):
         out = words_of_view(_View(KONG_DISCARD))
@@ -216,5 +219,5 @@ def test_the_table_columns_are_short_names_with_the_full_label_beside():
     assert table.columns[-1] == ("阿坤", "阿坤（叫马）")
     assert [row.short for row in table.rows][:2] == ["老张", "老李"]
     with translation.override("zh-hans"):
-        unnamed = hand_words(settle(BETTOR).as_dict(), record=BETTOR).table
+        unnamed = hand_words(settle(BETTOR)).table
     assert unnamed.columns[0] == ("S0", "S0")

@@ -8,7 +8,7 @@ the largest value), then counted; every expected figure below comes from RULES, 
 from __future__ import annotations
 
 from ratings.facts import session_facts
-from scoring.engine.settle import settle
+from scoring.engine.settle import HandRecord, Settlement, settle
 
 
 def kong(seat, kind, tile, source=None):
@@ -27,8 +27,8 @@ def winner(seat, concealed, *kongs):
     return {"seat": seat, "concealed": concealed, "melds": melds}
 
 
-def settled(record: dict) -> dict:
-    return settle({"ruleset": "qq", "base": 1, "mode": "xuezhan", **record}).as_dict()
+def settled(record: dict, ruleset: str = "qq") -> Settlement:
+    return settle({"ruleset": ruleset, "base": 1, "mode": "xuezhan", **record})
 
 
 #: S2 暗杠 9s (S0, S1, S3 pay 2 each: S2 +6); S1 自摸 平胡 (1 fan → 1, from S0, S2, S3);
@@ -70,7 +70,7 @@ DRAW_HAND = {
 
 
 def facts_of(*records):
-    return session_facts((n, r, settled(r)) for n, r in enumerate(records, start=1))
+    return session_facts((n, settled(r)) for n, r in enumerate(records, start=1))
 
 
 def test_a_kong_a_self_draw_and_two_discards():
@@ -119,3 +119,65 @@ def test_figures_add_up_over_hands():
     s0 = f.seats[0]
     assert (s0.hands, s0.shown_hands, s0.deal_ins, s0.huazhu) == (3, 2, 3, 1)
     assert [w.hand_number for w in f.wins] == [1, 1, 1, 2, 2, 2]
+
+
+#: xuezhan9 (RULES §3.4, 杠钱归胡家): S2 弯杠 4p; S1 robs it (抢杠) with 123m 456m 789m 11p 234p:
+#: 平胡 0 fan + 抢杠胡 1 = 1 fan → 2, S2 → S1 (win). The cancelled kong pays nothing; S2 also
+#: pays S1 what it would have collected from each other player still in, 3 × 1 = 3
+#: (``kong_to_winner``). No kong's income moved on: no 呼叫转移.
+ROBBED_HAND = {
+    "dealer": 0,
+    "events": [
+        kong(2, "added", "4p"),
+        {"type": "win", "from": 2, "tile": "4p", "situation": ["robbing_kong"],
+         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p"}]},
+    ],
+}  # fmt: skip
+
+
+def test_the_kong_money_a_robbed_player_pays_the_robber_is_not_counted_as_a_transfer():
+    hand = settled(ROBBED_HAND, "xuezhan9")
+    assert [(p.payer, p.payee, p.amount, p.reason) for p in hand.payments] == [
+        ("S2", "S1", 2, "win"),
+        ("S2", "S1", 3, "kong_to_winner"),
+    ]
+    f = session_facts([(1, hand)])
+    assert [s.transfer_paid for s in f.seats] == [0, 0, 0, 0]
+    assert [s.transfer_received for s in f.seats] == [0, 0, 0, 0]
+    # nor as kong income: the kong was cancelled, it collected nothing
+    assert [s.kong_net for s in f.seats] == [0, 0, 0, 0]
+    assert f.seats[1].exchanged == {2: 5} and f.seats[2].exchanged == {1: -5}
+    assert [s.kongs_added for s in f.seats] == [0, 0, 1, 0]
+
+
+def test_a_robbed_hand_stored_before_it_had_its_own_reason_counts_the_same():
+    """Format 1 (no ``format``): 杠钱归胡家 was written ``kong_transfer``; read back, the
+    robbing win tells it apart, and it is not counted as 呼叫转移 either."""
+    hand = settled(ROBBED_HAND, "xuezhan9")
+    old = hand.as_dict()
+    del old["format"]
+    old["payments"] = [{**p, "reason": "kong_transfer"} if p["amount"] == 3 else p
+                       for p in old["payments"]]  # fmt: skip
+    read = Settlement.from_dict(old, HandRecord.from_dict(ROBBED_HAND, hand.record.ruleset))
+    assert read == hand
+    f = session_facts([(1, read)])
+    assert [s.transfer_received for s in f.seats] == [0, 0, 0, 0]
+
+
+def test_a_kong_handed_on_by_kong_transfer_is_counted_as_one():
+    """qq (呼叫转移 ``copy``, RULES §4.4): S2 暗杠 9s, 2 from each of S0, S1, S3 (+6); S1 wins
+    on S2's next discard 4p (杠上炮): 平胡 1 + 杠上炮 1 = 2 fan → 2, and S2 hands S1 the kong's
+    income, 6 (``kong_transfer``)."""
+    hand = settled(
+        {"dealer": 0, "events": [
+            kong(2, "concealed", "9s"),
+            {"type": "win", "from": 2, "tile": "4p", "situation": ["kong_discard"],
+             "winners": [{"seat": 1, "concealed": "123m456m789m11p23p"}]},
+        ]}
+    )  # fmt: skip
+    assert ("S2", "S1", 6, "kong_transfer") in [
+        (p.payer, p.payee, p.amount, p.reason) for p in hand.payments
+    ]
+    f = session_facts([(1, hand)])
+    assert [s.transfer_paid for s in f.seats] == [0, 0, 6, 0]
+    assert [s.transfer_received for s in f.seats] == [0, 6, 0, 0]

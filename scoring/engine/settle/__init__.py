@@ -30,7 +30,16 @@ from .record import (
     seat_label,
 )
 from .replay import Replay, settle
-from .result import REASON_NAMES, DrawSeat, Payment, Settlement, WinResult
+from .result import (
+    REASON_NAMES,
+    SETTLEMENT_FORMAT,
+    DrawSeat,
+    DrawWait,
+    Payment,
+    Settlement,
+    WinResult,
+    upgraded_form,
+)
 
 __all__ = [
     "BETTOR_LABELS",
@@ -39,8 +48,10 @@ __all__ = [
     "MODES",
     "REASON_NAMES",
     "SEAT_LABELS",
+    "SETTLEMENT_FORMAT",
     "Bettor",
     "DrawSeat",
+    "DrawWait",
     "FalseWin",
     "HandRecord",
     "Kong",
@@ -58,5 +69,6 @@ __all__ = [
     "seat_label",
     "session_multiplier",
     "settle",
+    "upgraded_form",
     "with_bettors",
 ]

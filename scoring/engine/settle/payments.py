@@ -202,9 +202,11 @@ def robbed_kong_to_robber(
     """杠钱归胡家 (RULES §3.4, where the preset's ``robbing_pays_kong`` says so): the robbed
     player also pays the robber what his added kong would have collected, ``kong_added`` from
     each other player still in when it was declared — every robber of this discard included,
-    so with two robbers (一炮多响) each is paid in full."""
+    so with two robbers (一炮多响) each is paid in full. Its own reason, ``kong_to_winner``:
+    no kong's income moves on, as it does under 呼叫转移 (``kong_transfer``)."""
     still_in = [s for s in range(4) if s != w.from_ and in_when_declared[s]]
-    ledger.pay(w.from_, seat, o.kong_added * ledger.unit * len(still_in), "kong_transfer", w.index)
+    amount = o.kong_added * ledger.unit * len(still_in)
+    ledger.pay(w.from_, seat, amount, "kong_to_winner", w.index)
 
 
 def huazhu_payments(ledger: Ledger, shown: Iterable[DrawSeat], r: Ruleset) -> None:

@@ -1,13 +1,24 @@
-"""A hand record (RULES §4): the ordered list of what happened at one table in one hand."""
+"""A hand record (RULES §4): the ordered list of what happened at one table in one hand.
+
+Its JSON form is the one the API takes (``parse.py`` reads it, refusing what it cannot be);
+:meth:`HandRecord.as_dict` writes it in its canonical spelling (compact sorted tiles, the
+defaults written out, the ruleset as its smallest spec) and :meth:`HandRecord.from_dict`
+reads any form the API ever took: the form has not changed since the first hand was stored
+(format 1).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..bounds import MAX_BETTORS
 from ..declared import Declaration
 from ..melds import Meld
+from ..patterns import SITUATIONS
 from ..rulesets import Ruleset
+from ..tiles import SUITS, format_tiles, tile_name
 
 KONG_KINDS = ("concealed", "direct", "added")
 MODES = ("xuezhan", "single")
@@ -104,3 +115,73 @@ class HandRecord:
     bettors: tuple[Bettor, ...]
     draws_before: int = 0
     dealer_streak: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record in its canonical JSON form: ``from_dict(r.as_dict()) == r``."""
+        return {
+            "ruleset": self.ruleset.to_spec(),
+            "base": self.base,
+            "mode": self.mode,
+            "dealer": self.dealer,
+            "declared_void": [None if v is None else SUITS[v] for v in self.declared_void],
+            "events": [_event_dict(ev) for ev in self.events],
+            "draw": None
+            if self.draw is None
+            else {"hands": {str(h.seat): _shown_dict(h) for h in self.draw}},
+            "bettors": [{"name": b.name, "tile": tile_name(b.tile)} for b in self.bettors],
+            "session": {"draws_before": self.draws_before, "dealer_streak": self.dealer_streak},
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], ruleset: Ruleset | None = None) -> HandRecord:
+        """The record a JSON form describes (canonical or as a scorer sent it); ``ruleset``
+        in place of the form's own (a stored hand's record is kept without it: its session
+        pinned the rules). Raises ``EngineError`` listing every problem, as ``parse_record``."""
+        from .parse import parse_record  # (parse builds records: it imports this module)
+
+        return parse_record(d if ruleset is None else {**d, "ruleset": ruleset})
+
+
+def _melds(melds: tuple[Meld, ...]) -> list[dict[str, Any]]:
+    return [m.as_dict() for m in melds]
+
+
+def _event_dict(ev: Event) -> dict[str, Any]:
+    if isinstance(ev, Kong):
+        d: dict[str, Any] = {
+            "type": "kong",
+            "seat": ev.seat,
+            "kind": ev.kind,
+            "tile": tile_name(ev.tile),
+        }
+        if ev.from_ is not None:
+            d["from"] = ev.from_
+        if not ev.same_turn:  # (only an added kong has the choice; true is the default)
+            d["same_turn"] = False
+        if ev.on_replacement:
+            d["on_replacement"] = True
+        return d
+    if isinstance(ev, Win):
+        return {
+            "type": "win",
+            "from": ev.from_,
+            "tile": None if ev.tile is None else tile_name(ev.tile),
+            "situation": [s for s in SITUATIONS if s in ev.situation],
+            "winners": [_winner_dict(w) for w in ev.winners],
+        }
+    return {"type": "false_win", "seat": ev.seat}
+
+
+def _winner_dict(w: Winner) -> dict[str, Any]:
+    if w.declared is not None:
+        return {"seat": w.seat, "declared": w.declared.as_dict(), "melds": _melds(w.melds)}
+    return {"seat": w.seat, "concealed": format_tiles(w.concealed), "melds": _melds(w.melds)}
+
+
+def _shown_dict(h: Shown) -> dict[str, Any]:
+    if h.declared is None:
+        return {"concealed": format_tiles(h.concealed), "melds": _melds(h.melds)}
+    d: dict[str, Any] = {"declared": h.declared, "melds": _melds(h.melds)}
+    if h.wait is not None:
+        d["wait"] = h.wait.as_dict()
+    return d

@@ -29,7 +29,7 @@ from .bettors import with_bettors
 from .dealer import next_dealer, session_multiplier
 from .parse import collect_record
 from .record import BETTOR_LABELS, SEAT_LABELS, FalseWin, HandRecord, Kong, Shown, Win, Winner
-from .result import DrawSeat, Settlement, WinResult
+from .result import DrawSeat, DrawWait, Settlement, WinResult
 
 
 def settle(record: HandRecord | dict) -> Settlement:
@@ -271,8 +271,8 @@ class Replay:
             return DrawSeat(h.seat, True, False, (), None)
         candidates = wait_valuations(key, len(h.concealed), r, chajiao_melds(r, mg), void)
         seen = self.seen()
-        waits = tuple((t, v, seen[t] >= 4) for t, v in candidates)
-        pick = chajiao_pick(r, candidates, {t for t, _, dead in waits if dead})
+        waits = tuple(DrawWait(t, v.pattern, v.value, seen[t] >= 4) for t, v in candidates)
+        pick = chajiao_pick(r, candidates, {w.tile for w in waits if w.dead})
         return DrawSeat(h.seat, False, pick is not None, waits, chajiao_owed(r, pick), pick)
 
     def declared_seat(self, h: Shown) -> DrawSeat:

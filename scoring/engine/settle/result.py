@@ -1,17 +1,33 @@
-"""A settled hand (RULES §4): every payment with its reason, the wins, the draw, the totals."""
+"""A settled hand (RULES §4): every payment with its reason, the wins, the draw, the totals.
+
+Its stored form is :meth:`Settlement.as_dict` (on a hand, each of its revisions, an exported
+club file, the API's answer); :meth:`Settlement.from_dict` reads it back, with the hand's
+record, into the same typed settlement — the exact inverse, so a reader takes the typed
+object and never walks the dict. The form carries its ``format``:
+
+* 1 (no ``format`` key; stored before issue 26): 杠钱归胡家 was paid under ``kong_transfer``
+  like 呼叫转移, and a win or a player at the draw may lack ``verified`` (before RULES §6
+  every hand was shown). Read as format 2: such a payment is told apart by its event, a win
+  robbing a kong (抢杠, which excludes 杠上炮), and relabelled ``kong_to_winner``.
+* 2: every payment reason its own (:data:`REASON_NAMES`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from core.names import Name
 
 from ..evaluate import Valuation
 from ..rulesets import Ruleset
-from ..tiles import tile_name
+from ..tiles import parse_tile, tile_name
 from .dealer import session_multiplier
-from .record import HandRecord
+from .record import HandRecord, Win
+
+#: the version of :meth:`Settlement.as_dict`'s form (see the module's docstring)
+SETTLEMENT_FORMAT = 2
 
 #: every payment reason with its name, for pages to show (the codes are stable)
 REASON_NAMES: dict[str, Name] = {
@@ -21,6 +37,7 @@ REASON_NAMES: dict[str, Name] = {
     "win": Name("点炮", "Win on a discard"),
     "self_draw": Name("自摸", "Self-drawn win"),
     "kong_transfer": Name("呼叫转移", "Kong money handed to the winner"),
+    "kong_to_winner": Name("杠钱归胡家", "Robbed kong's money to the robber"),
     "huazhu": Name("查花猪", "Three suits at the draw"),
     "chajiao": Name("查叫", "Not ready at the draw"),
     "kong_refund": Name("退税", "Kong money returned at the draw"),
@@ -52,6 +69,10 @@ class Payment(NamedTuple):
             d["mirrors"] = self.mirrors
         return d
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Payment:
+        return cls(d["payer"], d["payee"], d["amount"], d["reason"], d["event"], d.get("mirrors"))
+
 
 @dataclass(frozen=True)
 class WinResult:
@@ -78,6 +99,42 @@ class WinResult:
             "verified": self.verified,
         }
 
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], r: Ruleset) -> WinResult:
+        tile = d["tile"]
+        return cls(
+            event=d["event"],
+            seat=d["seat"],
+            from_=d["from"],
+            tile=None if tile is None else parse_tile(tile),
+            self_draw=d["self_draw"],
+            valuation=Valuation.from_dict(d, r),
+            amount=d["amount"],
+            verified=d.get("verified", True),
+        )
+
+
+class DrawWait(NamedTuple):
+    """A tile a ready player at the draw waits on: the pattern and value it would win with,
+    and whether it is dead (死叫: every copy in sight)."""
+
+    tile: int
+    pattern: str
+    value: int
+    dead: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tile": tile_name(self.tile),
+            "pattern": self.pattern,
+            "value": self.value,
+            "dead": self.dead,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> DrawWait:
+        return cls(parse_tile(d["tile"]), d["pattern"], d["value"], d["dead"])
+
 
 @dataclass(frozen=True)
 class DrawSeat:
@@ -86,9 +143,12 @@ class DrawSeat:
     seat: int
     huazhu: bool
     ready: bool
-    waits: tuple[tuple[int, Valuation, bool], ...]  # (tile, valuation, dead)
+    waits: tuple[DrawWait, ...]
     chajiao_value: int | None  # what each not-ready player pays him; None: not ready, 查叫 off
-    chajiao_wait: Valuation | None = None  # the wait 查叫 values him by (waits.chajiao_pick)
+    #: the wait 查叫 values him by (waits.chajiao_pick), while the hand is settled (花猪 pays
+    #: by it under ``chajiao_plus_fan``); what it came to is ``chajiao_value``, which is what
+    #: is kept: not stored, so None in a settlement read back, and not compared
+    chajiao_wait: Valuation | None = field(default=None, compare=False)
     verified: bool = True  # shown by his tiles; False: declared (RULES §6)
 
     def as_dict(self, r: Ruleset) -> dict[str, Any]:
@@ -96,13 +156,21 @@ class DrawSeat:
             "seat": self.seat,
             "huazhu": self.huazhu,
             "ready": self.ready,
-            "waits": [
-                {"tile": tile_name(t), "pattern": v.pattern, "value": v.value, "dead": dead}
-                for t, v, dead in self.waits
-            ],
+            "waits": [w.as_dict() for w in self.waits],
             "chajiao_value": self.chajiao_value,
             "verified": self.verified,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> DrawSeat:
+        return cls(
+            seat=d["seat"],
+            huazhu=d["huazhu"],
+            ready=d["ready"],
+            waits=tuple(DrawWait.from_dict(w) for w in d["waits"]),
+            chajiao_value=d["chajiao_value"],
+            verified=d.get("verified", True),
+        )
 
 
 @dataclass(frozen=True)
@@ -128,6 +196,7 @@ class Settlement:
         rec = self.record
         r = rec.ruleset
         return {
+            "format": SETTLEMENT_FORMAT,
             "ruleset": r.fingerprint,
             "preset": r.preset,
             "base": rec.base,
@@ -145,3 +214,66 @@ class Settlement:
             "finished": self.finished,
             "verified": self.verified,
         }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], record: HandRecord) -> Settlement:
+        """The settlement a stored form describes (:meth:`as_dict`, any ``format`` so far),
+        read with the hand's record (``HandRecord.from_dict``: the form names the record's
+        rules and stake, not its events). Nothing is settled again: the amounts are the
+        stored ones. ``ValueError`` for a form newer than this code."""
+        version = d.get("format", 1)
+        if version > SETTLEMENT_FORMAT:
+            raise ValueError(f"settlement format {version} is newer than {SETTLEMENT_FORMAT}")
+        r = record.ruleset
+        payments = tuple(Payment.from_dict(p) for p in d["payments"])
+        if version == 1:
+            payments = tuple(relabelled_payment(p, record) for p in payments)
+        draw = d["draw"]
+        totals = d["totals"]
+        return cls(
+            record=record,
+            wins=tuple(WinResult.from_dict(w, r) for w in d["wins"]),
+            payments=payments,
+            seat_totals=tuple(totals["seats"]),
+            bettor_totals=tuple(totals["bettors"]),
+            draw=None if draw is None else tuple(DrawSeat.from_dict(x) for x in draw),
+            next_dealer=d["next_dealer"],
+            finished=d["finished"],
+        )
+
+
+def upgraded_form(d: Any, record: HandRecord) -> Any:
+    """A stored settlement's form as format 2 (:data:`SETTLEMENT_FORMAT`) writes it, for a
+    reader that compares forms (an imported file's with the engine's): a format-1 form gets
+    its ``format`` and its 杠钱归胡家 payments their own reason. Anything else, a form of
+    format 2 or not a form at all, is returned as it is: never raises."""
+    if not isinstance(d, dict) or "format" in d:
+        return d
+    out = {"format": SETTLEMENT_FORMAT, **d}
+    payments = d.get("payments")
+    if isinstance(payments, list):
+        events = {ev.index: ev for ev in record.events}
+        out["payments"] = [
+            {**p, "reason": "kong_to_winner"}
+            if isinstance(p, dict)
+            and p.get("reason") == "kong_transfer"
+            and type(p.get("event")) is int
+            and robbed_kong_win(events.get(p["event"]))
+            else p
+            for p in payments
+        ]
+    return out
+
+
+def robbed_kong_win(event: Any) -> bool:
+    """Whether a record's event is a win robbing a kong (抢杠, RULES §3.4): a ``kong_transfer``
+    payment of format 1 made at it was 杠钱归胡家, since 抢杠 and 杠上炮 exclude each other."""
+    return isinstance(event, Win) and "robbing_kong" in event.situation
+
+
+def relabelled_payment(p: Payment, record: HandRecord) -> Payment:
+    """A payment of format 1 with the reason format 2 gives it (``kong_to_winner``)."""
+    if p.reason != "kong_transfer" or p.event is None:
+        return p
+    event = next((ev for ev in record.events if ev.index == p.event), None)
+    return p._replace(reason="kong_to_winner") if robbed_kong_win(event) else p

@@ -28,6 +28,7 @@ from scoring.engine import (
     parse_winning_hand,
     readiness,
     resolve_ruleset,
+    tile_name,
 )
 from scoring.engine.settle import Settlement, settle
 
@@ -104,38 +105,34 @@ def explain_waits(result: Readiness) -> list[str]:
 
 
 def explain_settlement(s: Settlement) -> list[str]:
-    data = s.as_dict()
     out = []
-    for w in data["wins"]:
-        how = "self-draw" if w["from"] is None else f"on S{w['from']}'s discard"
-        declared = "" if w["verified"] else " [declared]"
-        tile = f" ({w['tile']})" if w["tile"] else ""  # a declared win may have no tile
+    for w in s.wins:
+        how = "self-draw" if w.from_ is None else f"on S{w.from_}'s discard"
+        declared = "" if w.verified else " [declared]"
+        # a declared win may have no tile
+        tile = "" if w.tile is None else f" ({tile_name(w.tile)})"
         out.append(
-            f"Win  S{w['seat']} {w['pattern']} {how}{tile}: {w['amount']} from each payer"
+            f"Win  S{w.seat} {w.valuation.pattern} {how}{tile}: {w.amount} from each payer"
             + declared
         )
-    for d in data["draw"] or []:
-        state = "花猪" if d["huazhu"] else ("ready" if d["ready"] else "not ready")
-        waits = " ".join(f"{x['tile']}={x['value']}" for x in d["waits"])
-        if not d["verified"]:
-            waits = f"{waits} 查叫 {d['chajiao_value']} [declared]".lstrip()
-        out.append(f"Draw S{d['seat']} {state} {waits}".rstrip())
+    for d in s.draw or ():
+        state = "花猪" if d.huazhu else ("ready" if d.ready else "not ready")
+        waits = " ".join(f"{tile_name(x.tile)}={x.value}" for x in d.waits)
+        if not d.verified:
+            waits = f"{waits} 查叫 {d.chajiao_value} [declared]".lstrip()
+        out.append(f"Draw S{d.seat} {state} {waits}".rstrip())
     out.append("Payments:")
-    for p in data["payments"]:
-        stage = "draw" if p["event"] is None else f"event {p['event']}"
-        out.append(
-            f"  {p['payer']:>3} -> {p['payee']:<3} {p['amount']:>5}  {p['reason']:<15}{stage}"
-        )
-    out.append(
-        "Totals: " + "  ".join(f"S{i} {t:+d}" for i, t in enumerate(data["totals"]["seats"]))
-    )
-    for b, total in zip(data["bettors"], data["totals"]["bettors"], strict=True):
-        out.append(f"  bettor {b['name']} (on S{b['seat']}): {total:+d}")
-    nd = data["next_dealer"]
+    for p in s.payments:
+        stage = "draw" if p.event is None else f"event {p.event}"
+        out.append(f"  {p.payer:>3} -> {p.payee:<3} {p.amount:>5}  {p.reason:<15}{stage}")
+    out.append("Totals: " + "  ".join(f"S{i} {t:+d}" for i, t in enumerate(s.seat_totals)))
+    for b, total in zip(s.record.bettors, s.bettor_totals, strict=True):
+        out.append(f"  bettor {b.name} (on S{b.seat}): {total:+d}")
+    nd = s.next_dealer
     out.append(f"Next dealer: {'dice decide' if nd is None else f'S{nd}'}")
     out.append(
         "Verified: every hand shown by its tiles"
-        if data["verified"]
+        if s.verified
         else "Not verified: declared hands (RULES §6)"
     )
     return out

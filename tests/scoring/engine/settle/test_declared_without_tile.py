@@ -107,7 +107,7 @@ def test_robbing_kong_without_the_tile_robs_the_added_kong_right_before():
     assert d["totals"]["seats"] == [0, 5, -5, 0]
     assert sorted((p["payer"], p["payee"], p["amount"], p["reason"]) for p in d["payments"]) == [
         ("S2", "S1", 2, "win"),
-        ("S2", "S1", 3, "kong_transfer"),
+        ("S2", "S1", 3, "kong_to_winner"),
     ]
     shown = [kong(2, "added", "4p"), winner(1, PINGHU)]
     twin = [shown[0], {**win(shown[1], frm=2, situation=["robbing_kong"]), "tile": "4p"}]

@@ -14,7 +14,8 @@ def test_every_reason_code_has_a_chinese_and_an_english_name():
         "kong_added",  # 弯杠
         "win",  # §4.2 a discard win (and 引杠杠上花 paid by the konged player)
         "self_draw",  # §4.3 自摸
-        "kong_transfer",  # §4.4 呼叫转移, §3.4 杠钱归胡家
+        "kong_transfer",  # §4.4 呼叫转移
+        "kong_to_winner",  # §3.4 杠钱归胡家
         "huazhu",  # §4.6a 查花猪
         "chajiao",  # §4.6b 查叫
         "kong_refund",  # §4.6c 退税

@@ -57,7 +57,7 @@ def test_robbing_kong_qq_robbed_player_pays_and_the_kong_pays_nothing():
 def test_robbing_kong_xuezhan9_the_kong_money_goes_to_the_winner():
     """xuezhan9 (杠钱归胡家). E0 S2 弯杠 4p; E1 S1 robs it: 平胡 0 fan + 抢杠胡 1 = 1 fan → 2.
     S2 → S1 2 (win). Besides, S2 pays what the added kong would have collected from each other
-    player still in the hand, the winner included: S0, S1, S3 → 3 × 1 = 3 (kong_transfer).
+    player still in the hand, the winner included: S0, S1, S3 → 3 × 1 = 3 (kong_to_winner).
     The cancelled kong itself pays nothing. Totals [0, 5, −5, 0]. Next dealer: S1, first winner.
     """
     rec = record(
@@ -66,7 +66,7 @@ def test_robbing_kong_xuezhan9_the_kong_money_goes_to_the_winner():
     )
     d = settle(rec).as_dict()
     assert d["totals"]["seats"] == [0, 5, -5, 0]
-    assert seat_payments(d) == [("S2", "S1", 2, "win", 1), ("S2", "S1", 3, "kong_transfer", 1)]
+    assert seat_payments(d) == [("S2", "S1", 2, "win", 1), ("S2", "S1", 3, "kong_to_winner", 1)]
     assert d["next_dealer"] == 1
 
 
@@ -91,7 +91,7 @@ def test_robbing_kong_xuezhan9_counts_only_players_still_in():
         [
             ("S0", "S3", 4, "win", 0),
             ("S2", "S1", 2, "win", 2),
-            ("S2", "S1", 2, "kong_transfer", 2),
+            ("S2", "S1", 2, "kong_to_winner", 2),
         ]
     )
     assert d["next_dealer"] == 3
@@ -112,7 +112,7 @@ def test_xuezhan9_robbing_kong_two_winners_each_get_the_whole_kong_money():
     E0 S2 弯杠 5p (cancelled: it pays nothing). E1 S1 and S3 both rob it:
     each 平胡 0 fan + 抢杠胡 1 = 1 fan → 2: S2 → S1 2, S2 → S3 2 (win).
     When the kong was declared S0, S1 and S3 were all still in the hand, so the kong would have
-    collected 1 from each of them = 3: S2 → S1 3 and S2 → S3 3 (kong_transfer).
+    collected 1 from each of them = 3: S2 → S1 3 and S2 → S3 3 (kong_to_winner).
     Totals: S0 0, S1 +5, S2 −10, S3 +5. Next dealer: the first win was 一炮多响 → its
     discarder, the robbed player S2.
 
@@ -123,9 +123,9 @@ def test_xuezhan9_robbing_kong_two_winners_each_get_the_whole_kong_money():
     assert seat_payments(d) == sorted(
         [
             ("S2", "S1", 2, "win", 1),
-            ("S2", "S1", 3, "kong_transfer", 1),
+            ("S2", "S1", 3, "kong_to_winner", 1),
             ("S2", "S3", 2, "win", 1),
-            ("S2", "S3", 3, "kong_transfer", 1),
+            ("S2", "S3", 3, "kong_to_winner", 1),
         ]
     )
     assert d["totals"]["seats"] == [0, 5, -10, 5]
@@ -141,7 +141,7 @@ def test_xuezhan9_robbing_kong_two_winners_after_an_earlier_winner():
     """
     rec = record("xuezhan9", [win("6p", winner(0, "234m567m22p345p78p")), *ROB_TWICE])
     d = settle(rec).as_dict()
-    assert by_reason(d, "kong_transfer") == [("S2", "S1", 2, 2), ("S2", "S3", 2, 2)]
+    assert by_reason(d, "kong_to_winner") == [("S2", "S1", 2, 2), ("S2", "S3", 2, 2)]
     assert d["totals"]["seats"] == [6, 2, -10, 2]
     assert d["next_dealer"] == 0
 
@@ -157,7 +157,7 @@ def test_xuezhan9_robbing_kong_two_winners_after_an_earlier_winner():
 )
 def test_robbing_kong_two_winners_other_presets(preset, mode, each, next_dealer, finished):
     """抢杠 in 一炮多响 without 杠钱归胡家 (RULES §4.5): the robbed S2 pays each robber as a
-    discarder, the cancelled kong pays nothing (no kong payment at all), no kong_transfer.
+    discarder, the cancelled kong pays nothing (no kong payment at all), no kong_to_winner.
     S2 → S1 each, S2 → S3 each. The robbed player counts as the discarder for the next dealer.
     """
     d = settle(record(preset, ROB_TWICE, mode=mode)).as_dict()
@@ -235,7 +235,7 @@ def test_xuezhan9_robbing_kong_after_an_earlier_concealed_kong_of_the_robbed_pla
     """xuezhan9 (杠钱归胡家). E0 S2 暗杠 9s: 2 from each of S0, S1, S3 (+6). E1 S1 robs S2's
     弯杠 of 4p, left out of the record: 平胡 0 fan + 抢杠胡 1 = 1 fan → 2: S2 → S1 2 (win);
     and what the robbed kong would have collected, ``kong_added`` 1 from each other player still
-    in when it was declared (S0, S1, S3) = 3: S2 → S1 3 (kong_transfer). The 9s kong stands.
+    in when it was declared (S0, S1, S3) = 3: S2 → S1 3 (kong_to_winner). The 9s kong stands.
     Totals: S0 −2; S1 −2 + 2 + 3 = +3; S2 +6 − 2 − 3 = +1; S3 −2. Next dealer: S1, the first
     winner.
     """
@@ -248,7 +248,7 @@ def test_xuezhan9_robbing_kong_after_an_earlier_concealed_kong_of_the_robbed_pla
     )
     d = settle(rec).as_dict()
     assert seat_payments(d) == sorted(
-        [*CONCEALED_9S_PAID, ("S2", "S1", 2, "win", 1), ("S2", "S1", 3, "kong_transfer", 1)]
+        [*CONCEALED_9S_PAID, ("S2", "S1", 2, "win", 1), ("S2", "S1", 3, "kong_to_winner", 1)]
     )
     assert d["totals"]["seats"] == [-2, 3, 1, -2]
     assert d["next_dealer"] == 1
