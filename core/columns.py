@@ -41,7 +41,30 @@ KINDS: dict[str, Callable[..., serializers.Field]] = {
     "str": serializers.CharField,
     "bool": serializers.BooleanField,
     "ints": lambda **kw: serializers.ListField(child=serializers.IntegerField(), **kw),
+    "json": serializers.JSONField,
+    "datetime": serializers.DateTimeField,
 }
+#: how a value of these kinds is written unless the column says otherwise (a time: ISO 8601
+#: in the current time zone, as DRF's field writes it)
+JSON_OF_KIND: dict[str, Callable[[Any], Any]] = {
+    "datetime": serializers.DateTimeField().to_representation,
+}
+
+
+def _path(path: str, null: bool) -> Callable[[Any], Any]:
+    """The getter of a dotted path (DRF's ``source``): None where a step is None if ``null``."""
+    if not null or "." not in path:
+        return attrgetter(path)
+    steps = path.split(".")
+
+    def get(row: Any) -> Any:
+        for step in steps:
+            row = getattr(row, step)
+            if row is None:
+                return None
+        return row
+
+    return get
 
 
 @dataclass(frozen=True)
@@ -60,7 +83,9 @@ class Column(Generic[Row]):
 
     key: str
     label: Label = ""  # the page's heading; "": not on the page
-    value: Callable[[Row], Any] | None = None  # the exact value; None: the row's ``key``
+    #: the exact value: a function of the row, or a dotted path (``"hand.number"``, as DRF's
+    #: ``source``; with ``null``, None where a step is None); None: the row's ``key``
+    value: Callable[[Row], Any] | str | None = None
     kind: str | Callable[..., serializers.Field] = "int"  # the schema's type
     places: int | None = None  # a float rounded to these places in JSON and CSV
     json: Callable[[Any], Any] | None = None  # the value as JSON (after ``places``)
@@ -84,12 +109,15 @@ class Column(Generic[Row]):
     @property
     def get(self) -> Callable[[Row], Any]:
         """The exact value of a row (what it sorts by unless :class:`Sort` says otherwise)."""
-        return self.value or attrgetter(self.key)
+        if callable(self.value):
+            return self.value
+        return _path(self.value or self.key, self.null)
 
     @property
     def out(self) -> Callable[[Row], Any]:
         """The value of a row as JSON and CSV write it."""
-        get, places, json = self.get, self.places, self.json
+        get, places = self.get, self.places
+        json = self.json or (JSON_OF_KIND.get(self.kind) if isinstance(self.kind, str) else None)
         if places is not None:
             rounded = get
 
@@ -111,6 +139,8 @@ class Column(Generic[Row]):
         options: dict[str, Any] = {"help_text": self.help} if self.help else {}
         if self.null:
             options["allow_null"] = True
+        if isinstance(self.value, str) and self.value != self.key:
+            options["source"] = self.value  # DRF reads it as the column does
         return make(**options)
 
     @property
