@@ -181,17 +181,15 @@ class Table(Generic[Row]):
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
         if name == "columns":  # a table changed (a test's column): made again when asked
+            keys = [c.key for c in value]
+            if len(set(keys)) != len(keys) or not all(k.isidentifier() for k in keys):
+                raise ValueError(f"{self.name}: column keys are distinct identifiers: {keys}")
             self.__dict__.setdefault("_derived", {}).clear()
 
     def _made(self, what: str, make: Callable[[], Any]) -> Any:
         if what not in self._derived:
             self._derived[what] = make()
         return self._derived[what]
-
-    def __post_init__(self) -> None:
-        keys = [c.key for c in self.columns]
-        if len(set(keys)) != len(keys) or not all(k.isidentifier() for k in keys):
-            raise ValueError(f"{self.name}: column keys are distinct identifiers: {keys}")
 
     # --- the API and CSV ---------------------------------------------------------------------
 
@@ -264,5 +262,9 @@ class Table(Generic[Row]):
         """The columns a page shows, in order."""
         return self._made("page", lambda: tuple(c for c in self.columns if c.page))
 
+    @property
+    def columns_by_key(self) -> dict[str, Column[Row]]:
+        return self._made("by_key", lambda: {c.key: c for c in self.columns})
+
     def __getitem__(self, key: str) -> Column[Row]:
-        return self._made("by_key", lambda: {c.key: c for c in self.columns})[key]
+        return self.columns_by_key[key]
