@@ -167,6 +167,19 @@ def _row_writer(items: list[tuple[str, Callable[[Any], Any]]]) -> Callable[[Any]
     return getters["write"]
 
 
+def joined(
+    parts: list[Callable[[Any], str]], before: str = "", after: str = ""
+) -> Callable[[Any], str]:
+    """One function writing a row's text: ``before``, each part's text of the row, ``after``
+    (a page's ``<tr>`` from its cells' functions), compiled once as :func:`_row_writer` is."""
+    names: dict[str, Any] = {f"_p{i}": part for i, part in enumerate(parts)}
+    names |= {"_before": before, "_after": after}
+    calls = "".join(f"_p{i}(row), " for i in range(len(parts)))
+    source = f"def write(row):\n    return ''.join((_before, {calls}_after))\n"
+    exec(compile(source, "<columns>", "exec"), names)  # noqa: S102 - no input in the source
+    return names["write"]
+
+
 @dataclass
 class Table(Generic[Row]):
     """A table's columns, in order, and what is made of them. ``csv_more``: cells a row adds

@@ -28,9 +28,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from core.columns import Column
+from core.columns import Column, joined
 from core.errors import Invalid, problem
+from core.names import Name
 from pages.templatetags.figures import data_signed, one_place, percent, rating_int, round_sign_class
+from pages.words import name_text
 from ratings.ranking import (
     MAX_MIN_SESSIONS,
     RANKING,
@@ -230,6 +232,12 @@ class Heading:
     href: str
     sorted: str  # "ascending", "descending" or ""
 
+    @property
+    def label(self) -> str:
+        """The heading in the page's language (a column's Name, or its gettext words)."""
+        label = self.column.label
+        return name_text(label) if isinstance(label, Name) else str(label)
+
 
 def headings(page: PageQuery) -> list[Heading]:
     """Each column's heading (the page's columns of ``RANKING``): a sortable one links to the
@@ -305,7 +313,6 @@ def ranking_rows(ranking, first: int = 0, count: int | None = None) -> SafeStrin
     """The ranking's ``<tr>``, written in Python: five hundred rows through the template language
     cost several times the ranking's queries (``make bench``). A cell per page column of
     ``RANKING``, drawn by its format (:data:`CELLS`); every value is escaped or a number."""
-    cells = [CELLS[c.format](c.get) for c in RANKING.page_columns]
+    row = joined([CELLS[c.format](c.get) for c in RANKING.page_columns], "<tr>", "</tr>")
     shown = ranking.rows[first:] if count is None else ranking.rows[first : first + count]
-    parts = ["<tr>" + "".join([cell(r) for cell in cells]) + "</tr>" for r in shown]
-    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or a number
+    return mark_safe("".join([row(r) for r in shown]))  # noqa: S308 - every value above is escaped or a number

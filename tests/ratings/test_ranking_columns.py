@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from core.columns import Column
+from core.names import Name
 from ratings.ranking import RANKING, RankingRow
 from tests.pages.html_read import table_text
 from tests.ratings.ranking_club import ranking_club
@@ -26,8 +27,9 @@ def hands_per_session(r: RankingRow) -> float | None:
 
 #: the one declaration
 PACE = Column(
-    "hands_per_session", "Hands a session", value=hands_per_session, kind="float", places=2,
-    null=True, format="one_place", sort=True, about="Hands played per session",
+    "hands_per_session", Name("每场手数", "Hands a session"), value=hands_per_session,
+    kind="float", places=2, null=True, format="one_place", sort=True,
+    about="Hands played per session",
     help="hands per session, 2 places",
 )  # fmt: skip
 #: by hand from ranking_club's March (sessions, hands): Annie 2, 4; Dan 2, 6; Bob 3, 6;
@@ -50,6 +52,7 @@ def test_a_column_declared_once_is_on_the_page(rc):
     table = table_text(body, "ranking-table")
     assert [(row[1], row[-1]) for row in table] == [(n, f"{v:.1f}") for n, v in BY_TOTAL]
     assert 'title="Hands played per session"' in body
+    assert "每场手数 (Hands a session)" in body  # its Name, in the page's language
     assert "sort=hands_per_session" in body  # its heading sorts the ranking
 
 
