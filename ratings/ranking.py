@@ -27,13 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from django.db.models import F, Func, OuterRef, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club
 from clubs.pinyin import pinyin_keys
+from core.columns import Column, Sort, Table
 from core.errors import Invalid, problem
 from core.readcache import versioned
 from ratings.club_lines import LineTotals, club_line_totals, display_names
@@ -96,24 +99,64 @@ class RankingRow:
         return self.places[0]
 
 
-#: the sort keys and what each reads of a row (None sorts last)
-SORT_KEYS: dict[str, Callable[[RankingRow], Any]] = {
-    "rating": lambda r: r.rating,
-    "delta": lambda r: r.delta,
-    "sessions": lambda r: r.sessions,
-    "hands": lambda r: r.hands,
-    "total": lambda r: r.total,
-    "average": lambda r: r.average,
-    "win_rate": lambda r: r.win_rate,
-    "self_draw_rate": lambda r: r.self_draw_rate,
-    "deal_in_rate": lambda r: r.deal_in_rate,
-    "average_win": lambda r: r.average_win,
-    "biggest_hand": lambda r: r.biggest_hand,
-    "name": lambda r: (pinyin_keys(r.name)[0][0], r.name),
-    "first_places": lambda r: r.first_places,
-}
-#: the direction a key sorts in when none is asked for: a name A→Z, every figure largest first
-ASCENDING_BY_DEFAULT = frozenset({"name"})
+#: a rate's description in the API
+RATE = "a float rounded to 4 places (null: no denominator); the counts beside it are exact"
+
+
+def _pinyin_order(row: RankingRow) -> tuple[str, str]:
+    return (pinyin_keys(row.name)[0][0], row.name)
+
+
+def _place(k: int) -> Callable[[RankingRow], int]:
+    return lambda r: r.places[k]
+
+
+#: the ranking's columns, declared once (``core.columns``): the page's headings and cells
+#: (``pages.players.ranking``), the API's rows and their schema, the CSV and the sort keys
+#: (``?sort=``; None sorts last) all read them. A figure is exact here, rounded when written.
+RANKING: Table[RankingRow] = Table("RankingRow", (
+    Column("rank", _("#"), about=_("Rank (shared on ties)"), help="shared on ties of the sort key"),
+    Column("player", value=attrgetter("player_id")),
+    Column("name", _("Player"), kind="str", format="player", sort=Sort(value=_pinyin_order,
+           ascending=True), help="the club's name for him, else his own"),
+    Column("rating", _("Rating"), kind="float", places=2, null=True, format="rating", sort=True,
+           about=_("Club rating now (openskill; a new player 1500)"),
+           help="club rating now, 2 places; null: unrated"),
+    Column("provisional", kind="bool", help="under 10 rated sessions, or unrated"),
+    Column("rated_sessions"),
+    Column("delta", _("Δ"), kind="float", places=2, format="signed", sort=True,
+           about=_("What the period did to the rating"),
+           help="change over the period's rated sessions, 2 places"),
+    Column("sessions", _("Sessions"), sort=True),
+    Column("hands", _("Hands"), sort=True),
+    Column("total", _("Total"), format="signed", sort=True, help="sum of session scores"),
+    Column("average", _("Average"), kind="float", places=2, null=True, format="one_place",
+           sort=True, about=_("Score per session"), help="score per session, 2 places"),
+    Column("places", kind="ints", value=lambda r: list(r.places), csv=False,
+           help="how often 1st, 2nd, 3rd, 4th (ties share)"),
+    Column("place_1", _("1st"), value=_place(0), api=False,
+           sort=Sort("first_places"), about=_("Sessions finished 1st (ties share the place)")),
+    Column("place_2", _("2nd"), value=_place(1), api=False),
+    Column("place_3", _("3rd"), value=_place(2), api=False),
+    Column("place_4", _("4th"), value=_place(3), api=False),
+    Column("wins"),
+    Column("self_draws"),
+    Column("deal_ins", help="点炮: discards won on (一炮多响 counts once)"),
+    Column("win_rate", _("Win rate (胡牌率)"), kind="float", places=4, null=True,
+           format="percent", sort=True, about=_("Wins per hand"),
+           help=f"胡牌率 wins/hands: {RATE}"),
+    Column("self_draw_rate", _("Self-draw rate (自摸率)"), kind="float", places=4, null=True,
+           format="percent", sort=True, about=_("Self-drawn wins per win"),
+           help=f"自摸率 self_draws/wins: {RATE}"),
+    Column("deal_in_rate", _("Deal-in rate (点炮率)"), kind="float", places=4, null=True,
+           format="percent", sort=True, about=_("Discards won on, per hand"),
+           help=f"点炮率 deal_ins/hands: {RATE}"),
+    Column("average_win", _("Average win"), kind="float", places=2, null=True,
+           format="one_place", sort=True, about=_("What each payer paid for a win, on average"),
+           help="value of a win, 2 places"),
+    Column("biggest_hand", _("Biggest win"), sort=True, about=_("The largest value of one win"),
+           help="the largest value of one win (0: none)"),
+))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -146,8 +189,8 @@ class RankingQuery:
 
 def _check(min_sessions: Any, sort: Any) -> list:
     problems = []
-    if sort not in SORT_KEYS:
-        keys = ", ".join(SORT_KEYS)
+    if sort not in RANKING.sort_keys:
+        keys = ", ".join(RANKING.sort_keys)
         problems.append(problem("sort", "invalid_choice", f"sort is one of: {keys}"))
     valid = isinstance(min_sessions, int) and not isinstance(min_sessions, bool)
     if not valid or not 0 <= min_sessions <= MAX_MIN_SESSIONS:
@@ -178,7 +221,7 @@ def ranking_query(params: Mapping[str, Any], zone: str) -> RankingQuery:
         problems.append(problem("order", "invalid_choice", "order is asc or desc"))
     if problems:
         raise Invalid(problems)
-    descending = order == "desc" if order else sort not in ASCENDING_BY_DEFAULT
+    descending = order == "desc" if order else sort not in RANKING.ascending
     return RankingQuery(period, min_sessions, sort, descending)
 
 
@@ -229,7 +272,7 @@ def _row(line: LineTotals, name: str, rating: _Rated | None, delta: float) -> Ra
 def ranked(rows: list[RankingRow], sort: str, descending: bool) -> list[RankingRow]:
     """The rows in the order of ``sort`` (None last either way; ties by name, then player
     id), each with its rank, shared on ties of the sort key."""
-    key = SORT_KEYS[sort]
+    key = RANKING.sort_keys[sort]
     rows = sorted(rows, key=lambda r: (r.name, r.player_id))
     known = [r for r in rows if key(r) is not None]
     known.sort(key=key, reverse=descending)  # stable: ties keep the name order

@@ -6,6 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -13,6 +14,8 @@ from rest_framework import serializers
 from clubs.limits import BASE, SCORE
 from clubs.models import ConfirmationRule, TableSession
 from clubs.serializers import VisibleClubField, VisiblePlayerField
+from core.columns import Column, Table
+from core.names import Name
 from tournaments.models import (
     Penalty,
     Registration,
@@ -22,7 +25,13 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
-from tournaments.readmodels import RoundDetail, RoundProgress, StandingRow, StandingsTable
+from tournaments.readmodels import (
+    RoundCell,
+    RoundDetail,
+    RoundProgress,
+    StandingRow,
+    StandingsTable,
+)
 from tournaments.selectors import players_visible_to
 from tournaments.standings import DEFAULT_TIEBREAKS, TIEBREAKS
 
@@ -405,27 +414,54 @@ class RoundCellSerializer(serializers.Serializer):
     bye = serializers.BooleanField()
 
 
-class StandingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
-    shared = serializers.BooleanField(help_text="the rank is shared with another player")
-    player = serializers.IntegerField()
-    name = serializers.CharField()
-    placement_points = FractionField(help_text="exact: 3, 2.5, 7/3")
-    table_score = serializers.IntegerField()
-    first_places = serializers.IntegerField()
-    best_table_score = serializers.IntegerField(allow_null=True)
-    head_to_head = serializers.IntegerField()
-    rounds_played = serializers.IntegerField()
-    byes = serializers.IntegerField()
-    withdrawn = serializers.BooleanField()
-    penalty = serializers.IntegerField(
-        help_text="placement points the referee took off (placement_points is after them)"
-    )
-    final_points = FractionField(
-        allow_null=True, help_text="a finalist's placement points in the final rounds; null: "
-        "not a finalist (finalists rank first)",
-    )  # fmt: skip
-    rounds = RoundCellSerializer(many=True)
+def _round_cells(cells: tuple[RoundCell, ...]) -> list[dict[str, Any]]:
+    """A row's rounds as :class:`RoundCellSerializer` writes them (written out: a thousand rows
+    of ten rounds through field objects take a quarter of a second)."""
+    text = fraction_text
+    return [
+        {"round": c.round, "table": c.table, "table_score": c.table_score,
+         "placement_points": text(c.placement_points),
+         "place": None if c.place is None else text(c.place), "bye": c.bye}
+        for c in cells
+    ]  # fmt: skip
+
+
+def _round_scores(row: StandingRow) -> list[tuple[str, int | str]]:
+    """The CSV's column per round: the table score, or ``bye``."""
+    return [(f"R{c.round}", "bye" if c.bye else c.table_score) for c in row.rounds]
+
+
+def _tiebreak(code: str) -> Name:
+    return TIEBREAKS[code].name
+
+
+#: the standings' columns, declared once (``core.columns``): the API's rows and their schema,
+#: the CSV (then a column per round) and the standings pages' columns of figures (their
+#: heading and ``format``: ``pages.tournaments.views``) read them
+STANDINGS: Table[StandingRow] = Table("StandingRow", (
+    Column("rank"),
+    Column("shared", kind="bool", help="the rank is shared with another player"),
+    Column("player"),
+    Column("name", kind="str"),
+    Column("placement_points", _tiebreak("placement_points"), kind=FractionField,
+           json=fraction_text, format="points", help="exact: 3, 2.5, 7/3"),
+    Column("table_score", _tiebreak("table_score"), format="signed"),
+    Column("first_places", _tiebreak("first_places")),
+    Column("best_table_score", _tiebreak("best_table_score"), null=True,
+           format="signed_or_dash"),
+    Column("head_to_head", _tiebreak("head_to_head"), format="head_to_head"),
+    Column("rounds_played"),
+    Column("byes"),
+    Column("withdrawn", kind="bool"),
+    Column("penalty", _("Penalty (罚分)"), format="penalty",
+           help="placement points the referee took off (placement_points is after them)"),
+    Column("final_points", _("Finals (决赛)"), kind=FractionField, null=True, json=fraction_text,
+           format="final", help="a finalist's placement points in the final rounds; null: "
+           "not a finalist (finalists rank first)"),
+    Column("rounds", kind=lambda **kw: RoundCellSerializer(many=True, **kw), json=_round_cells,
+           csv=False),
+), csv_more=_round_scores)  # fmt: skip
+StandingRowSerializer = STANDINGS.serializer
 
 
 class TiebreakNameSerializer(serializers.Serializer):
@@ -456,8 +492,10 @@ class StandingsOutSerializer(serializers.Serializer):
     def to_representation(self, table: StandingsTable) -> dict[str, Any]:
         # What the declared fields give (the reference, and the schema's source), written out
         # directly: a thousand rows of ten rounds through field objects take a quarter of a
-        # second. tests/tournaments/test_api.py checks the two agree.
+        # second; the rows by their columns (``STANDINGS.data``). tests/tournaments/test_api.py
+        # checks the two agree.
         computed = table.computed_at
+        row = STANDINGS.data
         return {
             "version": table.version,
             "computed_at": None if computed is None else _DATETIME.to_representation(computed),
@@ -465,7 +503,7 @@ class StandingsOutSerializer(serializers.Serializer):
             "tables_counted": table.tables_counted,
             "tiebreaks": self.get_tiebreaks(table),
             "hidden_after": table.hidden_after,
-            "standings": [standing_row_data(row) for row in table.rows],
+            "standings": [row(r) for r in table.rows],
         }
 
 
@@ -473,32 +511,7 @@ class StandingsOutSerializer(serializers.Serializer):
 _DATETIME = serializers.DateTimeField()
 
 
-def standing_row_data(row: StandingRow) -> dict[str, Any]:
-    """One row as :class:`StandingRowSerializer` writes it (written out: see above)."""
-    text = fraction_text
-    return {
-        "rank": row.rank, "shared": row.shared, "player": row.player, "name": row.name,
-        "placement_points": text(row.placement_points), "table_score": row.table_score,
-        "first_places": row.first_places, "best_table_score": row.best_table_score,
-        "head_to_head": row.head_to_head, "rounds_played": row.rounds_played,
-        "byes": row.byes, "withdrawn": row.withdrawn, "penalty": row.penalty,
-        "final_points": None if row.final_points is None else text(row.final_points),
-        "rounds": [
-            {"round": c.round, "table": c.table, "table_score": c.table_score,
-             "placement_points": text(c.placement_points),
-             "place": None if c.place is None else text(c.place), "bye": c.bye}
-            for c in row.rounds
-        ],
-    }  # fmt: skip
-
-
 def standings_csv_rows(table: StandingsTable) -> list[dict[str, Any]]:
     """One flat row per player, a column per round (its table score, or ``bye``)."""
-    rows = []
-    for row, data in zip(
-        table.rows, StandingRowSerializer(table.rows, many=True).data, strict=True
-    ):
-        flat = {k: v for k, v in data.items() if k != "rounds"}
-        flat |= {f"R{c.round}": "bye" if c.bye else c.table_score for c in row.rounds}
-        rows.append(flat)
-    return rows
+    row = STANDINGS.csv_row
+    return [row(r) for r in table.rows]

@@ -16,21 +16,30 @@ A sort or a period starts again at page 1; "all" stays. A page that is not a who
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.functional import Promise
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from core.columns import Column, joined
 from core.errors import Invalid, problem
+from core.names import Name
 from pages.templatetags.figures import data_signed, one_place, percent, rating_int, round_sign_class
-from ratings.ranking import ASCENDING_BY_DEFAULT, MAX_MIN_SESSIONS, RankingQuery, ranking_query
+from pages.words import name_text
+from ratings.ranking import (
+    MAX_MIN_SESSIONS,
+    RANKING,
+    RankingQuery,
+    RankingRow,
+    ranking_query,
+)
 
 PERIODS = {
     "month": _("This month"),
@@ -46,37 +55,6 @@ PAGE_SIZE = 100
 MAX_PAGE = 100_000
 ALL_PAGES = "all"
 
-
-@dataclass(frozen=True)
-class Column:
-    """A column of the ranking: its sort key ("" for one that does not sort), its heading and
-    what the heading's title explains."""
-
-    key: str
-    label: Promise | str
-    about: Promise | str = ""
-    num: bool = True
-
-
-COLUMNS = (
-    Column("", _("#"), _("Rank (shared on ties)")),
-    Column("name", _("Player"), num=False),
-    Column("rating", _("Rating"), _("Club rating now (openskill; a new player 1500)")),
-    Column("delta", _("Δ"), _("What the period did to the rating")),
-    Column("sessions", _("Sessions")),
-    Column("hands", _("Hands")),
-    Column("total", _("Total")),
-    Column("average", _("Average"), _("Score per session")),
-    Column("first_places", _("1st"), _("Sessions finished 1st (ties share the place)")),
-    Column("", _("2nd")),
-    Column("", _("3rd")),
-    Column("", _("4th")),
-    Column("win_rate", _("Win rate (胡牌率)"), _("Wins per hand")),
-    Column("self_draw_rate", _("Self-draw rate (自摸率)"), _("Self-drawn wins per win")),
-    Column("deal_in_rate", _("Deal-in rate (点炮率)"), _("Discards won on, per hand")),
-    Column("average_win", _("Average win"), _("What each payer paid for a win, on average")),
-    Column("biggest_hand", _("Biggest win"), _("The largest value of one win")),
-)
 
 #: a bad query's problems in words, by the field and code ``ranking_query`` gives
 PROBLEM_TEXT = {
@@ -254,37 +232,47 @@ class Heading:
     href: str
     sorted: str  # "ascending", "descending" or ""
 
+    @property
+    def label(self) -> str:
+        """The heading in the page's language (a column's Name, or its gettext words)."""
+        label = self.column.label
+        return name_text(label) if isinstance(label, Name) else str(label)
+
 
 def headings(page: PageQuery) -> list[Heading]:
-    """Each column's heading: a sortable one links to the ranking sorted by it (the other way
-    round when it already is)."""
+    """Each column's heading (the page's columns of ``RANKING``): a sortable one links to the
+    ranking sorted by it (the other way round when it already is)."""
     q = page.query
     out = []
-    for c in COLUMNS:
-        if not c.key or q is None:
+    for c in RANKING.page_columns:
+        key = c.sort_key
+        if not key or q is None:
             out.append(Heading(c, "", ""))
             continue
-        if c.key == q.sort:
+        if key == q.sort:
             order = "asc" if q.descending else "desc"
             out.append(
-                Heading(c, page.link(sort=c.key, order=order),
+                Heading(c, page.link(sort=key, order=order),
                         "descending" if q.descending else "ascending")
             )  # fmt: skip
         else:
-            default = "asc" if c.key in ASCENDING_BY_DEFAULT else "desc"
-            out.append(Heading(c, page.link(sort=c.key, order=default), ""))
+            default = "asc" if key in RANKING.ascending else "desc"
+            out.append(Heading(c, page.link(sort=key, order=default), ""))
     return out
 
 
-def ranking_rows(ranking, first: int = 0, count: int | None = None) -> SafeString:
-    """The ranking's ``<tr>``, written in Python: five hundred rows through the template language
-    cost several times the ranking's queries (``make bench``). The markup is the one the
-    template drew; every value is escaped or a number."""
-    mark = escape(_("?"))
+def _player(get: Callable[[RankingRow], Any]) -> Callable[[RankingRow], str]:
     player_url = reverse("page-player", args=[0]).replace("/0/", "/{}/")
-    parts = []
-    shown = ranking.rows[first:] if count is None else ranking.rows[first : first + count]
-    for r in shown:
+    return lambda r: (
+        f'<th scope="row" class="who"><a href="{escape(player_url.format(int(r.player_id)))}">'
+        f"{escape(get(r))}</a></th>"
+    )
+
+
+def _rating(get: Callable[[RankingRow], Any]) -> Callable[[RankingRow], str]:
+    mark = escape(_("?"))
+
+    def cell(r: RankingRow) -> str:
         prov = ""
         if r.provisional:
             title = escape(
@@ -296,20 +284,35 @@ def ranking_rows(ranking, first: int = 0, count: int | None = None) -> SafeStrin
                 % {"n": r.rated_sessions}
             )
             prov = f'<abbr class="prov" title="{title}">{mark}</abbr>'
-        places = "".join(f'<td class="num">{int(n)}</td>' for n in r.places)
-        href = player_url.format(int(r.player_id))
-        parts.append(
-            f'<tr><td class="num">{int(r.rank)}</td>'
-            f'<th scope="row" class="who"><a href="{escape(href)}">{escape(r.name)}</a></th>'
-            f'<td class="num rating">{rating_int(r.rating)}{prov}</td>'
-            f'<td class="num {round_sign_class(r.delta)}">{data_signed(r.delta)}</td>'
-            f'<td class="num">{int(r.sessions)}</td><td class="num">{int(r.hands)}</td>'
-            f'<td class="num {round_sign_class(r.total)}">{data_signed(r.total)}</td>'
-            f'<td class="num">{one_place(r.average)}</td>{places}'
-            f'<td class="num">{percent(r.win_rate)}</td>'
-            f'<td class="num">{percent(r.self_draw_rate)}</td>'
-            f'<td class="num">{percent(r.deal_in_rate)}</td>'
-            f'<td class="num">{one_place(r.average_win)}</td>'
-            f'<td class="num">{int(r.biggest_hand)}</td></tr>'
-        )
-    return mark_safe("".join(parts))  # noqa: S308 - every value above is escaped or a number
+        return f'<td class="num rating">{rating_int(get(r))}{prov}</td>'
+
+    return cell
+
+
+def _signed(get: Callable[[RankingRow], Any]) -> Callable[[RankingRow], str]:
+    def cell(r: RankingRow) -> str:
+        v = get(r)
+        return f'<td class="num {round_sign_class(v)}">{data_signed(v)}</td>'
+
+    return cell
+
+
+#: how the page draws a column of each ``format`` (``RANKING``'s columns name theirs): a
+#: function of the column's getter answering a row's cell, every value escaped or a number
+CELLS: dict[str, Callable[[Callable[[RankingRow], Any]], Callable[[RankingRow], str]]] = {
+    "int": lambda get: lambda r: f'<td class="num">{int(get(r))}</td>',
+    "one_place": lambda get: lambda r: f'<td class="num">{one_place(get(r))}</td>',
+    "percent": lambda get: lambda r: f'<td class="num">{percent(get(r))}</td>',
+    "signed": _signed,
+    "rating": _rating,
+    "player": _player,
+}
+
+
+def ranking_rows(ranking, first: int = 0, count: int | None = None) -> SafeString:
+    """The ranking's ``<tr>``, written in Python: five hundred rows through the template language
+    cost several times the ranking's queries (``make bench``). A cell per page column of
+    ``RANKING``, drawn by its format (:data:`CELLS`); every value is escaped or a number."""
+    row = joined([CELLS[c.format](c.get) for c in RANKING.page_columns], "<tr>", "</tr>")
+    shown = ranking.rows[first:] if count is None else ranking.rows[first : first + count]
+    return mark_safe("".join([row(r) for r in shown]))  # noqa: S308 - every value above is escaped or a number

@@ -23,7 +23,6 @@ from pages import frame
 from pages.base import club_for
 from pages.players import profile, widgets
 from pages.players.ranking import (
-    COLUMNS,
     PAGE_SIZE,
     PERIODS,
     headings,
@@ -33,7 +32,7 @@ from pages.players.ranking import (
     ranking_rows,
 )
 from ratings.models import PROVISIONAL_SESSIONS
-from ratings.ranking import club_ranking_read, player_ranks
+from ratings.ranking import RANKING, club_ranking_read, player_ranks
 from ratings.read_versions import club_with_read_version, player_with_page_version
 from ratings.stats import player_stats
 
@@ -49,7 +48,7 @@ def _ranking_main(club, page) -> tuple[int, str]:
         ],  # fmt: skip
         "period_choices": list(PERIODS.items()),
         "headings": headings(page),
-        "columns": len(COLUMNS),
+        "columns": len(RANKING.page_columns),
         "provisional_sessions": PROVISIONAL_SESSIONS,
         "ranking": None,
         "page_size": PAGE_SIZE,

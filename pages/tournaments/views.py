@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,6 +33,7 @@ from clubs.pinyin import name_sort_key
 from core import readcache
 from core.csvcells import safe_row
 from core.live import tournament_channel
+from core.names import Name
 from pages import frame
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
@@ -45,7 +46,7 @@ from pages.words import chinese, name_text
 from tournaments import selectors, services
 from tournaments.models import Round, Tournament
 from tournaments.readmodels import RoundCell, StandingRow, StandingsTable
-from tournaments.serializers import fraction_text
+from tournaments.serializers import STANDINGS, fraction_text
 from tournaments.standings import TIEBREAKS
 
 #: seconds between two refreshes of the projector and of the live tables
@@ -176,23 +177,32 @@ class Line:
         return "up" if self.change > 0 else "down" if self.change < 0 else "same"
 
 
-def _value(row: StandingRow, code: str) -> str:
-    """A tiebreak's value as the standings write it."""
-    if code == "placement_points":
-        return fraction_text(row.placement_points)
-    if code == "table_score":
-        return _signed(row.table_score)
-    if code == "first_places":
-        return str(row.first_places)
-    if code == "best_table_score":
-        return "—" if row.best_table_score is None else _signed(row.best_table_score)
-    if code == "head_to_head":
-        return _signed(row.head_to_head) if row.shared or row.head_to_head else "—"
-    if code == PENALTY:
-        return _signed(-row.penalty) if row.penalty else ""
-    if code == FINAL:
-        return "" if row.final_points is None else fraction_text(row.final_points)
-    return ""
+#: how the standings write a column's value, by the ``format`` its column names
+#: (``tournaments.serializers.STANDINGS``): a function of the row and the value
+TEXTS: dict[str, Callable[[StandingRow, Any], str]] = {
+    "int": lambda row, v: str(v),
+    "points": lambda row, v: fraction_text(v),
+    "signed": lambda row, v: _signed(v),
+    "signed_or_dash": lambda row, v: "—" if v is None else _signed(v),
+    # a head-to-head counts only among the tied: "—" where it decided nothing
+    "head_to_head": lambda row, v: _signed(v) if row.shared or v else "—",
+    "penalty": lambda row, v: _signed(-v) if v else "",
+    "final": lambda row, v: "" if v is None else fraction_text(v),
+}
+
+
+def _writer(code: str) -> Callable[[StandingRow], str]:
+    """How the standings write a column's value ("" for a code without a column)."""
+    column = STANDINGS.columns_by_key.get(code)
+    if column is None:
+        return lambda row: ""
+    text, get = TEXTS[column.format], column.get
+    return lambda row: text(row, get(row))
+
+
+def _heading(code: str) -> Column:
+    label = STANDINGS[code].label
+    return Column(code, name_text(label) if isinstance(label, Name) else str(label))
 
 
 @dataclass(frozen=True)
@@ -214,17 +224,18 @@ def standings_of(
     table = selectors.latest_standings(tournament, full=full)
     changes = selectors.rank_changes(tournament, table)
     codes = [c for c in LEADING if c not in table.tiebreaks] + list(table.tiebreaks)
-    columns = [Column(code, name_text(TIEBREAKS[code].name)) for code in codes]
+    columns = [_heading(code) for code in codes]
     if any(row.penalty for row in table.rows):
         # after the placement points they were taken off
         codes.insert(1, PENALTY)
-        columns.insert(1, Column(PENALTY, _("Penalty (罚分)")))
+        columns.insert(1, _heading(PENALTY))
     if any(row.final_points is not None for row in table.rows):
         # the finalists rank first; from zero, by these points alone
         codes.insert(0, FINAL)
-        columns.insert(0, Column(FINAL, _("Finals (决赛)")))
+        columns.insert(0, _heading(FINAL))
     last = max((c.round for row in table.rows for c in row.rounds), default=0)
     numbers = tuple(range(1, last + 1)) if rounds else ()
+    writers = [_writer(c) for c in codes]
     lines = []
     for row in table.rows[only or slice(None)]:
         by_round = {c.round: c for c in row.rounds}
@@ -232,7 +243,7 @@ def standings_of(
             Line(
                 row=row,
                 change=changes.change(row.player, row.rank),
-                values=tuple(_value(row, c) for c in codes),
+                values=tuple(w(row) for w in writers),
                 cells=tuple(Cell(by_round.get(n)) for n in numbers),
             )
         )

@@ -21,17 +21,6 @@ PERIOD_PARAMS = [
 ]
 
 
-class RoundedFloatField(serializers.FloatField):
-    """A float written rounded to ``places`` decimals (stored and sorted exact)."""
-
-    def __init__(self, places: int, **kwargs: Any) -> None:
-        self.places = places
-        super().__init__(**kwargs)
-
-    def to_representation(self, value: Any) -> float:
-        return round(float(value), self.places)
-
-
 class ClubPeriodSerializer(serializers.Serializer):
     """The period asked for: ``from`` and ``to`` (null: open), in the club's time zone."""
 

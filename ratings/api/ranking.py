@@ -24,50 +24,21 @@ from ratings.api.common import (
     FORMAT_PARAM,
     PERIOD_PARAMS,
     ClubPeriodSerializer,
-    RoundedFloatField,
     period_data,
 )
-from ratings.ranking import SORT_KEYS, ClubRanking, RankingRow, club_ranking_read, ranking_query
+from ratings.ranking import RANKING, ClubRanking, club_ranking_read, ranking_query
 
-RATE = "a float rounded to 4 places (null: no denominator); the counts beside it are exact"
 #: the rows of a page (``?page=``) unless ``page_size`` says otherwise, and its most
 PAGE_SIZE, MAX_PAGE_SIZE = 100, 500
-
-
-class RankingRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField(help_text="shared on ties of the sort key")
-    player = serializers.IntegerField(source="player_id")
-    name = serializers.CharField(help_text="the club's name for him, else his own")
-    rating = RoundedFloatField(
-        2, allow_null=True, help_text="club rating now, 2 places; null: unrated"
-    )
-    provisional = serializers.BooleanField(help_text="under 10 rated sessions, or unrated")
-    rated_sessions = serializers.IntegerField()
-    delta = RoundedFloatField(2, help_text="change over the period's rated sessions, 2 places")
-    sessions = serializers.IntegerField()
-    hands = serializers.IntegerField()
-    total = serializers.IntegerField(help_text="sum of session scores")
-    average = RoundedFloatField(2, allow_null=True, help_text="score per session, 2 places")
-    places = serializers.ListField(
-        child=serializers.IntegerField(), help_text="how often 1st, 2nd, 3rd, 4th (ties share)"
-    )
-    wins = serializers.IntegerField()
-    self_draws = serializers.IntegerField()
-    deal_ins = serializers.IntegerField(help_text="点炮: discards won on (一炮多响 counts once)")
-    win_rate = RoundedFloatField(4, allow_null=True, help_text=f"胡牌率 wins/hands: {RATE}")
-    self_draw_rate = RoundedFloatField(
-        4, allow_null=True, help_text=f"自摸率 self_draws/wins: {RATE}"
-    )
-    deal_in_rate = RoundedFloatField(4, allow_null=True, help_text=f"点炮率 deal_ins/hands: {RATE}")
-    average_win = RoundedFloatField(2, allow_null=True, help_text="value of a win, 2 places")
-    biggest_hand = serializers.IntegerField(help_text="the largest value of one win (0: none)")
+#: a row of the ranking: its fields are ``ratings.ranking.RANKING``'s columns
+RankingRowSerializer = RANKING.serializer
 
 
 class ClubRankingOutSerializer(serializers.Serializer):
     """The ranking (``ratings.ranking.ClubRanking``)."""
 
     period = ClubPeriodSerializer()
-    sort = serializers.ChoiceField(choices=list(SORT_KEYS))
+    sort = serializers.ChoiceField(choices=list(RANKING.sort_keys))
     order = serializers.ChoiceField(choices=["asc", "desc"])
     min_sessions = serializers.IntegerField()
     count = serializers.IntegerField(help_text="the ranking's rows, on every page")
@@ -79,53 +50,30 @@ class ClubRankingOutSerializer(serializers.Serializer):
 
     def to_representation(self, ranking: ClubRanking) -> dict[str, Any]:
         # What the declared fields give (the schema's source), written out directly: five
-        # hundred rows through field objects cost more than the queries.
-        # tests/ratings/test_ranking_api.py checks the two agree.
+        # hundred rows through field objects cost more than the queries. The rows are
+        # written by their columns (``RANKING.data``), as the fields are made of them.
+        row = RANKING.data
         return {
             "period": period_data(ranking.period),
             "sort": ranking.sort,
             "order": ranking.order,
             "min_sessions": ranking.min_sessions,
             "count": len(ranking.rows),
-            "rows": [row_data(row) for row in ranking.rows[self.shown]],
+            "rows": [row(r) for r in ranking.rows[self.shown]],
         }
 
 
-def _round(value: float | None, places: int) -> float | None:
-    return None if value is None else round(value, places)
-
-
-def row_data(r: RankingRow) -> dict[str, Any]:
-    """One row as :class:`RankingRowSerializer` writes it (written out: see above)."""
-    return {
-        "rank": r.rank, "player": r.player_id, "name": r.name, "rating": _round(r.rating, 2),
-        "provisional": r.provisional, "rated_sessions": r.rated_sessions,
-        "delta": round(r.delta, 2), "sessions": r.sessions, "hands": r.hands, "total": r.total,
-        "average": _round(r.average, 2), "places": list(r.places), "wins": r.wins,
-        "self_draws": r.self_draws, "deal_ins": r.deal_ins, "win_rate": _round(r.win_rate, 4),
-        "self_draw_rate": _round(r.self_draw_rate, 4),
-        "deal_in_rate": _round(r.deal_in_rate, 4), "average_win": _round(r.average_win, 2),
-        "biggest_hand": r.biggest_hand,
-    }  # fmt: skip
-
-
 def csv_rows(ranking: ClubRanking, shown: slice = slice(None)) -> list[dict[str, Any]]:
-    """One flat row per player, a column per figure; places as place_1 … place_4."""
-    rows = []
-    for row in ranking.rows[shown]:
-        data = row_data(row)
-        places = data.pop("places")
-        at = list(data).index("average") + 1
-        items = list(data.items())
-        items[at:at] = [(f"place_{k}", n) for k, n in enumerate(places, 1)]
-        rows.append(dict(items))
-    return rows
+    """One flat row per player, a column per figure (the CSV's columns of ``RANKING``: its
+    places as place_1 … place_4)."""
+    row = RANKING.csv_row
+    return [row(r) for r in ranking.rows[shown]]
 
 
 RANKING_PARAMS = [
     *PERIOD_PARAMS,
     OpenApiParameter("min_sessions", int, description="only players with this many sessions"),
-    OpenApiParameter("sort", str, enum=list(SORT_KEYS), description="default: rating"),
+    OpenApiParameter("sort", str, enum=list(RANKING.sort_keys), description="default: rating"),
     OpenApiParameter(
         "order", str, enum=["asc", "desc"], description="default: asc for name, else desc"
     ),

@@ -101,9 +101,9 @@ def generic(view: HandView) -> dict:
 
 
 def test_the_written_out_representation_is_the_declared_fields(session, scorer):
-    """HandOutSerializer writes its fields out directly (for speed): the same keys, order and
-    values as its declared fields give, for a hand just posted, read back, corrected, deleted
-    or entered by no one, in any time zone."""
+    """HandOutSerializer writes its columns (``clubs.serializers.HAND``) by their getters, for
+    speed: the same keys, order and values as DRF gives reading the fields made of them, for
+    a hand just posted, read back, corrected, deleted or entered by no one, in any time zone."""
     url = f"/api/v1/sessions/{session.pk}/hands/"
     posted = scorer.post(url, PINGHU, format="json")
     assert posted.status_code == 201, posted.json()

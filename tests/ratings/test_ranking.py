@@ -12,7 +12,7 @@ from clubs.services.clubs import player_create
 from core.errors import Invalid
 from ratings.models import Rating, RatingChange
 from ratings.periods import Period
-from ratings.ranking import SORT_KEYS, RankingRow, club_ranking, ranked
+from ratings.ranking import RANKING, RankingRow, club_ranking, ranked
 from tests.clubs.factories import ClubFactory
 from tests.clubs.records import PINGHU
 from tests.ratings.ranking_club import ALL_TIME, MARCH, local, play, ranking_club
@@ -169,7 +169,7 @@ def test_sort_by_total_name_and_a_rate(rc):
 
 
 def test_every_sort_key_works(rc):
-    for key in SORT_KEYS:
+    for key in RANKING.sort_keys:
         for descending in (True, False):
             ranking = club_ranking(rc.club, MARCH, sort=key, descending=descending)
             assert len(ranking.rows) == 5 and ranking.sort == key

@@ -61,8 +61,9 @@ def test_json_numbers_and_shape(rc, api_client):
 
 
 def test_the_written_out_rows_are_the_declared_fields(rc):
-    """ClubRankingOutSerializer writes its rows out directly (for speed): the same keys, order
-    and values as its declared fields, None rates and an unrated player included."""
+    """ClubRankingOutSerializer writes its answer out directly (for speed): the same keys, order
+    and values as its declared fields, None rates and an unrated player included (the rows'
+    fields and their writing are both made of ``RANKING``'s columns)."""
     rc.eve.ratings.all().delete()
     ranking = club_ranking(rc.club, MARCH)
     fast = ClubRankingOutSerializer(ranking).data
