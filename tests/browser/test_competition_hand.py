@@ -2,7 +2,7 @@
 and a false win (诈胡), sees a refusal beside the box it names, fixes it, and reads the hand's
 payments; an organiser chooses sbr for a new club and sees its options filled in.
 
-The hand is tests/pages/test_competition_hands.py's TFMJ_HAND (worked by hand there): nets
+The hand is tests/pages/tables/test_competition_hands.py's TFMJ_HAND (worked by hand there): nets
 老张 −5, 小李 +10, 王姐 −15, 阿明 +10."""
 
 from __future__ import annotations

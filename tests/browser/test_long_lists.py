@@ -9,7 +9,7 @@ import pytest
 
 from ratings.services import club_recompute
 from tests.browser.steps import open_phone
-from tests.pages.test_standings_pages import field_of
+from tests.pages.tournaments.test_standings_pages import field_of
 from tests.ratings.generate import generated_club
 
 pytestmark = pytest.mark.django_db(transaction=True)

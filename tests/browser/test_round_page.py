@@ -9,7 +9,7 @@ import pytest
 
 from clubs.models import Player, Seat
 from tests.browser.steps import open_phone
-from tests.pages.test_round_page import seated_field
+from tests.pages.tournaments.test_round_page import seated_field
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

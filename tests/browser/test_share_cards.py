@@ -1,7 +1,7 @@
 """Share cards in a browser: the evening page shows its card, and the card image itself draws
 its names and nets (Chromium renders the SVG; the screenshots are for looking at).
 
-The evening is ``tests/pages/test_share_cards.py``'s (小李 +25, 老张 −8, 王姐 −9, 阿明 −8), in a
+The evening is ``tests/pages/cards/test_share_cards.py``'s (小李 +25, 老张 −8, 王姐 −9, 阿明 −8), in a
 public club, so no login is needed.
 """
 
@@ -17,7 +17,7 @@ from clubs.services.hands import hand_record
 from clubs.services.sessions import session_close, session_create
 from tests.clubs.factories import ClubFactory
 from tests.helpers import member_login
-from tests.pages.test_share_cards import QINGYISE
+from tests.pages.cards.test_share_cards import QINGYISE
 from tests.scoring.engine.records import PINGHU
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ a table. Rounds 1 and 2 have their totals entered (at each table the players by 
 +10, −10, −30); round 3 is in play: table 1 has two hands (PINGHU: S1 wins on S2's discard),
 table 2 its four, table 3 its totals entered, table 4 nothing yet. What the pages show is checked
 against the selectors they read (the values themselves are worked out by hand in
-``tests/pages/test_tournaments.py``); here the point is what a person sees.
+``tests/pages/tournaments/test_tournaments.py``); here the point is what a person sees.
 """
 
 from __future__ import annotations

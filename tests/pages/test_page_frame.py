@@ -116,7 +116,7 @@ def test_the_table_body_kept_for_a_scorer_is_not_shown_to_others():
 
 
 def test_the_standings_body_kept_follows_the_tournament_and_the_visitor():
-    from tests.pages.test_standings_pages import field_of
+    from tests.pages.tournaments.test_standings_pages import field_of
     from tournaments.models import Tournament
 
     t = field_of(12, slug="kept-open")
@@ -170,8 +170,8 @@ def test_the_token_is_masked_once_per_answer_as_django_masks_it():
 def test_the_kept_frames_of_the_standings_and_a_round_are_what_the_templates_draw(
     signed_in, language
 ):
-    from tests.pages.test_round_page import seated_field
-    from tests.pages.test_standings_pages import field_of
+    from tests.pages.tournaments.test_round_page import seated_field
+    from tests.pages.tournaments.test_standings_pages import field_of
 
     standings = field_of(8, slug="framed-open")
     seated = seated_field(12, slug="framed-round")
@@ -199,7 +199,7 @@ def test_a_message_waiting_is_shown_in_a_kept_page():
     from django.contrib.messages.storage.cookie import CookieStorage
     from django.http import HttpRequest
 
-    from tests.pages.test_standings_pages import field_of
+    from tests.pages.tournaments.test_standings_pages import field_of
 
     t = field_of(8, slug="message-open")
     path = reverse("page-tournament-standings", args=[t.slug])

@@ -66,7 +66,7 @@ MEMBERS_CLUB = {
     "app-manifest": EVERYONE,
     "app-icon": EVERYONE,
     "app-service-worker": EVERYONE,
-    # names no channel: who may follow which is tests/pages/test_live_channels.py
+    # names no channel: who may follow which is tests/pages/live/test_live_channels.py
     "live-events": (400,) * 7,
     "page-rules": EVERYONE,
     "page-rules-preset": EVERYONE,  # public: the rules are the engine's, no club's

@@ -20,7 +20,7 @@ from clubs.services.confirmations import hand_confirm
 from clubs.services.hands import hand_correct, hand_delete, hand_record
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
 from tests.helpers import login, member_login
-from tests.pages.test_tables import shown_total
+from tests.pages.tables.test_tables import shown_total
 from tests.scoring.engine.records import PINGHU
 
 pytestmark = pytest.mark.django_db

@@ -264,7 +264,7 @@ def test_posting_twice_stores_one_hand(table):
     assert first["Location"] == again["Location"]
     assert Hand.objects.count() == 1
     # a different hand on the stale form is refused (409) with the hand stored, not stored
-    # over hand 1 (tests/pages/test_hand_race.py: the choice it offers)
+    # over hand 1 (tests/pages/tables/test_hand_race.py: the choice it offers)
     other = post_hand(client, table, 1, dealer="0", **{**S1_ZIMO_QINGYISE, "w1_roots": "0"})
     assert other.status_code == 409
     text = other.content.decode()

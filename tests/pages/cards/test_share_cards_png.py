@@ -23,13 +23,13 @@ from django.urls import reverse
 from clubs.selectors import session_day
 from pages.cards.png import MAX_SVG_BYTES, CardTooLarge, png_of
 from tests.helpers import login
-from tests.pages.test_share_cards import evening as evening  # noqa: F401, F811 - the fixture
-from tests.pages.test_share_cards import get, texts
+from tests.pages.cards.test_share_cards import evening as evening  # noqa: F401, F811 - the fixture
+from tests.pages.cards.test_share_cards import get, texts
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "png_cards"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "png_cards"
 #: a card's PNG stays below this (a 1080 × 1350 card of text: some 100 KB)
 MAX_PNG_BYTES = 1024 * 1024
 

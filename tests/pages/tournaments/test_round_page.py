@@ -19,7 +19,7 @@ from clubs.models import Player, Role, Seat
 from clubs.services.hands import hand_record
 from tests.clubs.factories import ClubFactory
 from tests.helpers import login, member_login
-from tests.pages.test_standings_pages import without_tokens
+from tests.pages.tournaments.test_standings_pages import without_tokens
 from tests.scoring.engine.records import PINGHU
 from tournaments import selectors, services
 from tournaments.models import Registration, Round, Tournament
