@@ -1,0 +1,127 @@
+"""Reads of the clubs app: who may see what, sessions with their totals, hands with payments.
+
+Totals are never stored: a session's total for a player is what he received minus what he
+paid in the payments of its live hands, or his final-result entry. Reads answer plain read
+models (``SessionTotals``, ``HandView``, ``PlayerSession``) that JSON and pages render alike.
+
+One module per seam, each name read from here as before: ``access`` (who may see what),
+``sessions`` (sessions and their totals, a player's sessions), ``hands`` (hands with their
+payments, the settled hand, a hand's tiles), ``club_pages`` (home, a club's tables, players
+and evening), ``members`` (members, invitations, logins), ``table`` (the table page and the
+hands' confirmations).
+"""
+
+from .access import (  # noqa: F401
+    UNREAD,
+    can_read,
+    club_visible,
+    clubs_visible_to,
+    has_role,
+    membership_of,
+    player_by_id,
+    players_visible_to,
+    readable_clubs,
+)
+from .club_pages import (  # noqa: F401
+    PLAYERS_SHOWN,
+    PUBLIC_CLUBS_SHOWN,
+    QUERY_MAX,
+    BettorLine,
+    Evening,
+    EveningLine,
+    EveningTransfer,
+    HomeClubs,
+    MembersSummary,
+    Person,
+    PlayerList,
+    SeatLine,
+    TableView,
+    club_day_bounds,
+    club_players,
+    club_tables,
+    club_today,
+    evening,
+    free_club_slug,
+    home_clubs,
+    members_summary,
+    name_matches,
+    name_readings,
+    session_day,
+)
+from .hands import (  # noqa: F401
+    DeclaredHand,
+    DrawHandTiles,
+    HandTiles,
+    HandView,
+    MeldTiles,
+    Party,
+    PaymentRow,
+    SheetRow,
+    Table,
+    TableSheet,
+    WaitTile,
+    WinLine,
+    WinnerTiles,
+    _declared,
+    _meld_tiles,
+    _party,
+    _sheet_row,
+    hand_in_session,
+    hand_revisions,
+    hand_tiles,
+    hand_version,
+    hand_view,
+    hands_of,
+    session_by_guest_key,
+    settled_hand,
+    table_sheet,
+)
+from .members import (  # noqa: F401
+    UserClubs,
+    invitation_by_token,
+    invitation_of,
+    member_of,
+    members_of,
+    open_invitations,
+    players_without_login,
+    user_clubs,
+)
+from .sessions import (  # noqa: F401
+    PlayerHistory,
+    PlayerRecent,
+    PlayerSession,
+    RecentSession,
+    SessionTotals,
+    _totals,
+    player_history,
+    player_recent,
+    player_sessions,
+    session_totals,
+    sessions_of,
+    sessions_totals,
+    sessions_totals_where,
+)
+from .table import (  # noqa: F401
+    _HEAD_CLUB,
+    _HEAD_RULESET,
+    _HEAD_SESSION,
+    _HEAD_SQL,
+    HeadRead,
+    HeldHand,
+    SessionReadVersion,
+    _head_sql,
+    club_by_pk,
+    club_held_hands,
+    confirmation_rule_of,
+    declaration_menu,
+    hand_confirmations,
+    hand_standing,
+    seat_of,
+    session_head,
+    session_head_read,
+    session_page,
+    session_read_version,
+    session_seated,
+    session_standings,
+    session_with_club,
+)
