@@ -1,8 +1,8 @@
 """Share cards in a browser: the evening page shows its card, and the card image itself draws
 its names and nets (Chromium renders the SVG; the screenshots are for looking at).
 
-The evening is ``tests/pages/cards/test_share_cards.py``'s (小李 +25, 老张 −8, 王姐 −9, 阿明 −8), in a
-public club, so no login is needed.
+The evening is ``tests/pages/cards/test_share_cards.py``'s (小李 +25, 老张 −8, 王姐 −9, 阿明 −8),
+in a public club, so no login is needed.
 """
 
 from __future__ import annotations
