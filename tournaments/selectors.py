@@ -48,6 +48,7 @@ from clubs.selectors import can_read
 from clubs.selectors import players_visible_to as club_players_visible_to
 from core.db import model_from_row, prepared_row
 from core.errors import Invalid
+from core.slugs import free_slug
 from scoring.models import RulesetSnapshot
 from tournaments.models import (
     Penalty,
@@ -1099,14 +1100,7 @@ def checked_in_count(tournament: Tournament) -> tuple[int, int]:
 
 def free_tournament_slug(wanted: str) -> str:
     """``wanted`` if no tournament has it, else ``wanted-2``, ``wanted-3`` … (one query)."""
-    wanted = wanted[:56] or "tournament"
-    taken = set(Tournament.objects.filter(slug__startswith=wanted).values_list("slug", flat=True))
-    if wanted not in taken:
-        return wanted
-    n = 2
-    while f"{wanted}-{n}" in taken:
-        n += 1
-    return f"{wanted}-{n}"
+    return free_slug(Tournament.objects.all(), wanted, "tournament")
 
 
 def round_numbered(tournament: Tournament, number: int) -> Round | None:

@@ -29,6 +29,7 @@ from clubs.models import (
 from clubs.pinyin import pinyin_keys
 from clubs.transfers import EXACT_LIMIT as TRANSFERS_EXACT_LIMIT
 from clubs.transfers import settle as settle_transfers
+from core.slugs import free_slug
 
 from .sessions import sessions_totals
 
@@ -304,11 +305,4 @@ def evening(club: Club, day: date) -> Evening:
 
 def free_club_slug(wanted: str) -> str:
     """``wanted`` if no club has it, else ``wanted-2``, ``wanted-3`` … (one query)."""
-    wanted = wanted[:56] or "club"
-    taken = set(Club.objects.filter(slug__startswith=wanted).values_list("slug", flat=True))
-    if wanted not in taken:
-        return wanted
-    n = 2
-    while f"{wanted}-{n}" in taken:
-        n += 1
-    return f"{wanted}-{n}"
+    return free_slug(Club.objects.all(), wanted, "club")
