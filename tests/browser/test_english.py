@@ -91,8 +91,12 @@ def test_the_club_pages_in_english(browser, live_server, shots):
         shots(page, step)
         # every folded part too: the rules in words, the other winners, the draw …
         page.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")
-        # a tile's face is printed in Chinese (一萬, 5筒): a picture, not words
-        page.evaluate("document.querySelectorAll('.tp-tile').forEach(t => t.style.display='none')")
+        # a tile's face is printed in Chinese (一萬, 5筒): a picture, not words (the tiles and
+        # the page's sprite of their faces)
+        page.evaluate(
+            "document.querySelectorAll('.tp-tile, .tile-sprite')"
+            ".forEach(t => t.style.display='none')"
+        )
         text = page.locator("body").inner_text()
         if left := leftover_chinese(text):
             found[step] = left

@@ -31,6 +31,7 @@ import re
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -102,17 +103,25 @@ LANGUAGES = st.one_of(
 )
 
 
-def routes(patterns=pages.urls.urlpatterns):
-    """(name, pattern) of every route of the pages."""
+class Route(NamedTuple):
+    """A route of the pages: its leaf pattern and the path parameters of the prefixes it is
+    mounted under (``tournaments/<slug>/``)."""
+
+    pattern: URLPattern
+    prefix: tuple[str, ...] = ()
+
+
+def routes(patterns=pages.urls.urlpatterns, prefix: tuple[str, ...] = ()):
+    """(name, route) of every route of the pages."""
     for p in patterns:
         if isinstance(p, URLResolver):
-            yield from routes(p.url_patterns)
+            yield from routes(p.url_patterns, prefix + tuple(p.pattern.regex.groupindex))
         elif isinstance(p, URLPattern):
-            yield p.name, p
+            yield p.name, Route(p, prefix)
 
 
-def parameters(pattern: URLPattern) -> list[str]:
-    return list(pattern.pattern.regex.groupindex)
+def parameters(route: Route) -> list[str]:
+    return [*route.prefix, *route.pattern.pattern.regex.groupindex]
 
 
 def real_values(world: World, name: str, parameter: str) -> list:
@@ -167,7 +176,7 @@ def random_values(parameter: str):
 
 
 @st.composite
-def path_args(draw, world: World, name: str, pattern: URLPattern):
+def path_args(draw, world: World, name: str, pattern: Route):
     kwargs = {}
     for parameter in parameters(pattern):
         if draw(st.integers(0, 3)) < 3:  # three times in four a real object

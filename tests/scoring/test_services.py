@@ -15,8 +15,8 @@ from scoring.services import hand_value, hand_waits, ruleset_resolve
 
 def test_a_hand_is_valued():
     found = hand_value("qq", concealed="1112345678999m", winning_tile="9m", self_draw=False)
-    assert found["win"] and found["pattern"] == "qingyise"
-    assert found["fan"] == 4 and found["value"] == 8
+    assert found.win and found.valuation.pattern == "qingyise"
+    assert found.valuation.total == 4 and found.value == 8
 
 
 def test_a_hand_one_tile_short_has_its_waits():
