@@ -25,7 +25,6 @@ from django.template import Context
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
@@ -644,11 +643,6 @@ def _form_html(session: TableSession, sheet) -> SafeString:
     return get_template("pages/tables/hand_form.html").template.render(context)
 
 
-def _with_token(request: HttpRequest, form: SafeString) -> SafeString:
-    """The drawn hand form with the visitor's CSRF token in it (letters and digits only)."""
-    return mark_safe(form.replace(CSRF_MARK, escape(frame.token(request))))  # noqa: S308
-
-
 #: the table page's body drawn (``pages/tables/session_main.html``), as :func:`_page` keeps it
 MAIN = "table-main-3"
 
@@ -758,7 +752,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         whole = drawn()
         context.update(sheet_body=whole.sheet_body, running_chart=whole.chart)
         if context["can_record"] and not (values or problems):
-            context["form_html"] = whole.form if plain else _with_token(request, whole.form)
+            context["form_html"] = whole.form if plain else frame.with_token(request, whole.form)
         return context
 
     if not plain:
