@@ -529,6 +529,9 @@ class TableParts:
     next_number: int
     next_dealer: int | None
     has_rows: bool
+    #: the hands the sheet holds (deleted ones included), beyond :data:`SHEET_LATEST` of which
+    #: it shows the newest only unless asked for all
+    row_count: int
     has_live: bool
     has_results: bool
     sheet_body: SafeString
@@ -557,10 +560,14 @@ class PageSheet(NamedTuple):
 
 #: a change to what the parts hold or how they are drawn: a new name, so no part drawn by the
 #: code before is read (the version of the data, not this, keeps them right)
-PARTS = "table-parts-4"
+PARTS = "table-parts-5"
 #: the parts with what they hold drawn (the sheet, the chart, the form), kept apart: a read
 #: whose body is kept drawn (``MAIN``) needs the rest only
-PARTS_DRAWN = "table-parts-drawn-2"
+PARTS_DRAWN = "table-parts-drawn-3"
+#: the hands the 流水 sheet shows, newest first, unless asked for all (``?hands=all``): more
+#: than an evening's table plays, so a club's tables show every hand; a marathon table's
+#: phones are not sent hundreds of rows at each hand (the totals and chart count them all)
+SHEET_LATEST = 50
 
 
 def table_parts(session: TableSession) -> TableParts:
@@ -571,8 +578,9 @@ def table_parts(session: TableSession) -> TableParts:
     confirmation rule, open or locked). Never stale: each of these is in the key."""
     version, digest = _parts_key(session)
     return readcache.versioned(
-        PARTS, version, lambda: _table_parts(session), parts=(get_language(), digest)
-    )
+        PARTS, version, lambda: _table_parts(session, every_row=True),
+        parts=(get_language(), digest),
+    )  # fmt: skip
 
 
 def _parts_key(session: TableSession) -> tuple[str, str]:
@@ -590,7 +598,7 @@ def _parts_key(session: TableSession) -> tuple[str, str]:
     return version, hashlib.blake2b(repr(seen).encode(), digest_size=12).hexdigest()
 
 
-def _table_parts(session: TableSession) -> TableParts:
+def _table_parts(session: TableSession, *, every_row: bool) -> TableParts:
     sheet = selectors.table_sheet(selectors.session_seated(session))
     names, menu = _names(sheet)
     confirming = confirm.table_confirmations(session, sheet)
@@ -599,7 +607,7 @@ def _table_parts(session: TableSession) -> TableParts:
     rows = [
         {"row": r, "wins": _win_words(sheet, r, names, menu),
          "url": f"{hand_url[:-2]}{r.hand.number}/", "state": states.get(r.hand.pk, "")}
-        for r in reversed(sheet.rows)
+        for r in reversed(sheet.rows if every_row else sheet.rows[-SHEET_LATEST:])
     ]  # fmt: skip
     chart = running_chart(sheet)
     form = None
@@ -611,6 +619,7 @@ def _table_parts(session: TableSession) -> TableParts:
         next_number=sheet.next_number,
         next_dealer=sheet.next_dealer,
         has_rows=bool(rows),
+        row_count=len(sheet.rows),
         has_live=bool(sheet.live_rows),
         has_results=bool(sheet.results),
         sheet_body=sheet_rows(
@@ -650,14 +659,15 @@ MAIN = "table-main-3"
 def _main_key(session: TableSession, parts_digest: str, context: dict[str, Any]) -> str:
     """A digest of all the table page's body shows beside the parts' version: the session's
     and its club's rows, what the visitor may do there, the players' link (its address names
-    the host), the evening, the visitor's own confirmation forms, and the release (templates
-    and static files). Nothing of the visitor but these: no name, no token."""
+    the host), the evening, the sheet's rows shown (the newest or all), the visitor's own
+    confirmation forms, and the release (templates and static files). Nothing of the visitor
+    but these: no name, no token."""
     seen = (
         parts_digest, frame.row_of(session), frame.row_of(session.club), context["ruleset_title"],
         context["can_score"], context["can_organise"], context["can_record"],
         context["players_link"]["url"] if context["players_link"] else None,
         context["evening_day"], [box["form"] for box in context["confirm_boxes"]],
-        frame.release(),
+        context["rows_left_out"], context["rows_every"], frame.release(),
     )  # fmt: skip
     return hashlib.blake2b(repr(seen).encode(), digest_size=16).hexdigest()
 
@@ -675,12 +685,14 @@ def _main_html(context: dict[str, Any]) -> bytes:
 def _page(request, session, *, values=None, problems=(), errors=(), status=200, race=None):
     version, parts_digest = _parts_key(session)
     key = (get_language(), parts_digest)
+    every_row = request.GET.get("hands") == "all"
+    drawn_key = (*key, every_row)
     built: list[TableParts] = []
 
     def build() -> TableParts:  # once a request, whichever of the two entries misses
         if not built:
-            built.append(_table_parts(session))
-            readcache.versioned(PARTS_DRAWN, version, lambda: built[0], parts=key)
+            built.append(_table_parts(session, every_row=every_row))
+            readcache.versioned(PARTS_DRAWN, version, lambda: built[0], parts=drawn_key)
         return built[0]
 
     # what every read needs, apart from what is drawn (the sheet, the chart, the form: large
@@ -691,7 +703,7 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
     )  # fmt: skip
 
     def drawn() -> TableParts:
-        return readcache.versioned(PARTS_DRAWN, version, build, parts=key)
+        return readcache.versioned(PARTS_DRAWN, version, build, parts=drawn_key)
 
     seats, bettors = list(parts.seats), list(parts.bettors)
     sheet = PageSheet(
@@ -716,6 +728,11 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         ],
         "bettor_rows": list(zip(bettors, sheet.bettor_totals, strict=True)),
         "rows": parts.has_rows,
+        # the sheet's newest hands only: how many it leaves out (0: it shows every one)
+        "rows_left_out": 0 if every_row else max(0, parts.row_count - SHEET_LATEST),
+        "rows_every": every_row and parts.row_count > SHEET_LATEST,
+        "row_count": parts.row_count,
+        "sheet_latest": SHEET_LATEST,
         "sheet_body": None,  # drawn: below
         "can_score": can_score,
         "can_organise": _can(request, session, Role.ORGANISER),

@@ -1,14 +1,18 @@
 """Lists that grow with the club or the field, on a phone (390×844, in Chinese): the club
-ranking of 240 players and the standings of 250, a page of 100 at a time. The scorer or
-player goes to the next page, then shows everyone on one page, and the page never scrolls
-sideways (issue 25: pages kept small as the club grows, "show all" for whoever wants it)."""
+ranking of 240 players and the standings of 250, a page of 100 at a time; a marathon table's
+流水 sheet of 60 hands, its newest 50. The scorer or player goes to the next page, then shows
+everyone (every hand) on one page, and the page never scrolls sideways (issue 25: pages kept
+small as the club grows, "show all" for whoever wants it)."""
 
 from __future__ import annotations
 
 import pytest
 
+from clubs.models import Club
 from ratings.services import club_recompute
 from tests.browser.steps import open_phone
+from tests.clubs.factories import ClubFactory, TableSessionFactory
+from tests.pages.tables.test_table_page_parts import _hands
 from tests.pages.tournaments.test_standings_pages import field_of
 from tests.ratings.generate import generated_club
 
@@ -80,5 +84,37 @@ def test_the_standings_a_page_at_a_time_then_everyone(browser, live_server, shot
         assert rows.count() == 250
         assert rows.first.inner_text() == leader
         no_sideways_scroll(page)
+    finally:
+        context.close()
+
+
+def test_a_marathon_tables_sheet_its_newest_hands_then_every_one(browser, live_server, shots):
+    table = TableSessionFactory(club=ClubFactory(visibility=Club.Visibility.PUBLIC))
+    _hands(table, 60)
+    context, page = open_phone(browser, live_server.url)
+    try:
+        page.goto(f"{live_server.url}/sessions/{table.pk}/")
+        rows = page.locator("table.liushui tbody tr.hand")
+        assert rows.count() == 50
+        assert rows.first.locator("a.hand-link").inner_text() == "60"
+        more = page.locator("#sheet-more")
+        assert "显示最近 50 局（共 60 局）" in more.inner_text()
+        more.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots.folder / "00-the-newest-50-on-a-phone.png"))
+        shots(page, "a marathon table's newest 50 hands")
+        no_sideways_scroll(page)
+
+        more.get_by_role("link", name="显示全部 60 局").click()
+        page.wait_for_url("**hands=all**")
+        assert rows.count() == 60
+        assert rows.last.locator("a.hand-link").inner_text() == "1"
+        more.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots.folder / "00-every-hand-on-a-phone.png"))
+        shots(page, "a marathon table's every hand")
+        no_sideways_scroll(page)
+
+        more.get_by_role("link", name="只显示最近 50 局").click()
+        page.wait_for_function("!location.search.includes('hands=all')")
+        assert rows.count() == 50
     finally:
         context.close()

@@ -18,6 +18,7 @@ from django.urls import reverse
 from clubs.models import Club, ConfirmationRule, Hand, Payment, Role, TableSession
 from clubs.services.confirmations import hand_confirm
 from clubs.services.hands import hand_correct, hand_delete, hand_record
+from pages.tables.views import SHEET_LATEST
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
 from tests.helpers import login, member_login
 from tests.pages.tables.test_tables import shown_total
@@ -177,7 +178,7 @@ def test_the_queries_are_the_same_with_12_or_400_hands(who):
         _hands(table, n)
         client = Client(HTTP_ACCEPT_LANGUAGE="en") if who == "visitor" else scorer_of(table)
         first, again, body = _queries(client, table)
-        assert hand_rows(body) == n
+        assert hand_rows(body) == min(n, SHEET_LATEST)  # the newest, on a long table
         assert shown_total(body, table.seats.get(number=1).player_id) == n
         counts.append((first, again))
     assert counts[0] == counts[1], counts
@@ -189,3 +190,51 @@ def test_the_queries_are_the_same_with_12_or_400_hands(who):
     # a first read computes the parts: the seats, bettors, hands, results and totals, where
     # each hand stands and the boxes' hands with their payments
     assert first <= again + 10, counts
+
+
+def shown_numbers(body: str) -> list[int]:
+    """The hands' numbers down the sheet (newest first)."""
+    return [int(n) for n in re.findall(r'<a class="hand-link" href="[^"]*">(\d+)</a>', body)]
+
+
+def test_a_long_sheet_shows_its_newest_hands_and_every_one_when_asked(table):
+    """60 hands: the sheet shows the newest 50 (60 … 11), says so and links to all; the seat
+    cards and the sheet's total row count all 60 (each S1 平胡 on S2's discard, base 1: S1 +1,
+    S2 −1, so S1 at +60, S2 at −60); ``?hands=all`` shows the 60 and links back. A hand
+    written (S1 自摸 平胡: +1 from each of the three others) shows in both at once, and pushes
+    the oldest shown out of the newest 50."""
+    assert SHEET_LATEST == 50
+    _hands(table, 60)
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="en")
+    s1 = table.seats.get(number=1).player_id
+    s2 = table.seats.get(number=2).player_id
+    body = page(visitor, table)
+    assert shown_numbers(body) == list(range(60, 10, -1))
+    assert shown_total(body, s1) == 60 and shown_total(body, s2) == -60
+    assert "The newest 50 of 60 hands are shown; the totals count every hand." in body
+    assert 'href="?hands=all#sheet">Show all 60 hands</a>' in body
+    path = reverse("page-session", args=[table.pk])
+    every = visitor.get(path, {"hands": "all"}).content.decode()
+    assert shown_numbers(every) == list(range(60, 0, -1))
+    assert shown_total(every, s1) == 60
+    assert "All 60 hands are shown." in every
+    assert 'href="?#sheet">Show the newest 50 only</a>' in every
+    # the sheet's total row: S1's +60 under both
+    assert every.count("<strong>+60</strong>") == body.count("<strong>+60</strong>") == 1
+
+    hand_record(session=table, data=S1_ZIMO, user=member_login(table.club, Role.SCORER))
+    body = page(visitor, table)
+    assert shown_numbers(body) == list(range(61, 11, -1))
+    assert shown_total(body, s1) == 63 and shown_total(body, s2) == -61
+    every = visitor.get(path, {"hands": "all"}).content.decode()
+    assert shown_numbers(every) == list(range(61, 0, -1))
+    zh = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    body = page(zh, table)
+    assert "显示最近 50 局（共 61 局）；总分计入每一局。" in body and "显示全部 61 局" in body
+
+
+def test_a_sheet_of_50_hands_shows_them_all_with_no_link(table):
+    _hands(table, 50)
+    body = page(Client(HTTP_ACCEPT_LANGUAGE="en"), table)
+    assert shown_numbers(body) == list(range(50, 0, -1))
+    assert 'id="sheet-more"' not in body
