@@ -5,6 +5,7 @@ were played in (``clubs.services.sessions.seats_repair``)."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
@@ -13,12 +14,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.models import Role, SeatRepair, TableSession
+from clubs.enums import Role
+from clubs.models import SeatRepair
 from clubs.services.sessions import seats_repair
 from core.errors import Conflict, Invalid
 from pages.base import error_messages
 from pages.tables.views import table_view
 from pages.templatetags.tournament_words import wind_name
+
+if TYPE_CHECKING:
+    from clubs.models import TableSession
 
 
 def repair_choices(names: list[str]) -> list[tuple[str, str, list[int]]]:
