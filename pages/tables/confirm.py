@@ -185,7 +185,7 @@ def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> d
     names = {s.number: s.player.name for s in sheet.seats}
     boxed = [r.hand.pk for r in sorted(shown, key=lambda r: -r.hand.number)[:BOXES]]
     # their payments in one read, whatever the number of boxes
-    hands = {h.pk: h for h in selectors.hands_of(session).filter(pk__in=boxed)}
+    hands = selectors.hands_by_id(session, boxed)
     boxes = []
     for pk in boxed:
         hand = hands[pk]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from clubs.enums import Role
-from clubs.models import SeatRepair
+from clubs.selectors import seat_repairs
 from clubs.services.sessions import seats_repair
 from core.errors import Conflict, Invalid
 from pages.base import error_messages
@@ -70,10 +70,9 @@ def seats_page(request: HttpRequest, session: TableSession) -> HttpResponse:
         else:
             messages.success(request, _("The seats are repaired; the totals follow."))
             return redirect("page-session", pk=session.pk)
-    repairs = SeatRepair.objects.filter(session=session).select_related("repaired_by")
     context = {
         "session": session, "form": form,
         "seats": [(wind_name(n), name) for n, name in enumerate(names)],
-        "repairs": list(repairs.order_by("-repaired_at", "-pk")),
+        "repairs": seat_repairs(session),
     }  # fmt: skip
     return render(request, "pages/tables/seats.html", context)

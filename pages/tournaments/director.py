@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -45,11 +45,10 @@ from pages.tournaments.forms import (
 from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
 from tournaments import selectors, services
 from tournaments.enums import RegistrationStatus, RoundStatus, SubstituteCounts, TournamentStatus
-from tournaments.models import Penalty, Registration, Substitution, Table
 from tournaments.readmodels import TableSeats
 
 if TYPE_CHECKING:
-    from tournaments.models import Round, Tournament
+    from tournaments.models import Registration, Round, Substitution, Table, Tournament
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
@@ -148,9 +147,9 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     """Withdraw an entry, bring it back, or remove it (never seated): one button each."""
     tournament = _directed(request, slug)
-    entry = get_object_or_404(
-        Registration.objects.select_related("player"), tournament=tournament, player_id=player
-    )
+    entry = selectors.entry_of(tournament, player)
+    if entry is None:
+        raise Http404
     action = request.POST.get("action")
     try:
         if action == "withdraw":
@@ -211,9 +210,9 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         player = request.POST.get("player", "")
         number = int(player) if player.isascii() and player.isdigit() else 0
-        entry = get_object_or_404(
-            Registration.objects.select_related("player"), tournament=tournament, player_id=number
-        )
+        entry = selectors.entry_of(tournament, number)
+        if entry is None:
+            raise Http404
         here = request.POST.get("here") == "1"
         try:
             services.registration_update(registration=entry, checked_in=here)
@@ -296,7 +295,9 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _totals_saved(request: HttpRequest, round_: Round, table, form: TableTotalsForm) -> bool:
     """Enter one table's totals; a refusal goes on its form."""
-    found = round_.tables.select_related("session").get(number=table.number)
+    found = selectors.round_table(round_, table.number)
+    if found is None:
+        raise Http404
     try:
         services.table_result_enter(table=found, scores=form.scores(), user=request.user)
     except (Conflict, Invalid) as e:
@@ -338,7 +339,7 @@ def table_approve(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _directed(request, slug, Role.REFEREE)
     latest = selectors.latest_round(tournament)
     number = whole_number(request.POST.get("table", ""))
-    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    table = selectors.round_table(latest, number or 0) if latest else None
     if table is None:
         raise Http404
     try:
@@ -359,7 +360,7 @@ def table_dispute(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _directed(request, slug, role)
     latest = selectors.latest_round(tournament)
     number = whole_number(request.POST.get("table", ""))
-    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    table = selectors.round_table(latest, number or 0) if latest else None
     if table is None:
         raise Http404
     words = request.POST.get("words", "")
@@ -380,7 +381,9 @@ def round_lock_change(request: HttpRequest, slug: str, number: int) -> HttpRespo
     """Unlock an earlier round to correct it (with a reason, kept), or lock it again (an
     organiser)."""
     tournament = _directed(request, slug)
-    round_ = get_object_or_404(tournament.round_set, number=number)
+    round_ = selectors.round_of(tournament, number)
+    if round_ is None:
+        raise Http404
     try:
         if request.POST.get("action") == "unlock":
             reason = request.POST.get("reason", "")
@@ -430,8 +433,10 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     """替补 (an organiser): who plays a table of the round for an absent registered player,
     and the substitutes already at it (each can be undone)."""
     tournament = _directed(request, slug)
-    round_ = get_object_or_404(tournament.round_set, number=number, status=RoundStatus.SEATED)
-    found = get_object_or_404(round_.tables.select_related("session"), number=table)
+    round_ = selectors.seated_round(tournament, number)
+    found = selectors.round_table(round_, table) if round_ is not None else None
+    if found is None:
+        raise Http404
     round_.tournament = tournament
     here = selectors.substitutes_listed(tournament, table=found)
     standing_in = {s.substitute_id for s in here}
@@ -467,9 +472,9 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
 def substitute_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The registered player takes his seat back (an organiser)."""
     tournament = _directed(request, slug)
-    found = get_object_or_404(
-        Substitution.objects.select_related("absent"), table__round__tournament=tournament, pk=pk
-    )
+    found = selectors.substitution_of(tournament, pk)
+    if found is None:
+        raise Http404
     try:
         services.substitute_remove(substitution=found)
     except (Conflict, Invalid) as e:
@@ -484,7 +489,7 @@ def substitute_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def penalties(request: HttpRequest, slug: str) -> HttpResponse:
     """The referee's penalties (罚分): give one, see every one given and revoked."""
     tournament = _directed(request, slug, Role.REFEREE)
-    seated = tournament.round_set.filter(status=RoundStatus.SEATED).count()
+    seated = selectors.seated_round_count(tournament)
     entries = selectors.check_in_list(tournament)
     form = PenaltyForm(request.POST or None, entries=entries, rounds=seated)
     if request.method == "POST" and form.is_valid():
@@ -516,8 +521,9 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
 def penalty_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Revoke a penalty, with the reason typed beside its button."""
     tournament = _directed(request, slug, Role.REFEREE)
-    penalty = get_object_or_404(Penalty.objects.select_related("player"), tournament=tournament,
-                                pk=pk)  # fmt: skip
+    penalty = selectors.penalty_of(tournament, pk)
+    if penalty is None:
+        raise Http404
     form = RevokeForm(request.POST)
     try:
         if not form.is_valid():

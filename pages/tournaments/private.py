@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,7 +27,7 @@ from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.views import STATUS_TEXT, tournament_for
 from tournaments import selectors, services
-from tournaments.enums import RegistrationStatus, RoundStatus, TournamentStatus
+from tournaments.enums import RegistrationStatus, TournamentStatus
 
 
 @require_http_methods(["GET", "POST"])
@@ -81,7 +81,9 @@ def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     code that opens the table for its scorer until the round locks."""
     tournament = tournament_for(request, slug)
     require_role(request.user, tournament.club, Role.ORGANISER)
-    round_ = get_object_or_404(tournament.round_set, number=number, status=RoundStatus.SEATED)
+    round_ = selectors.seated_round(tournament, number)
+    if round_ is None:
+        raise Http404
     round_.tournament = tournament
     tables = services.table_cards(round_=round_)
     seats = selectors.seat_rows(round_)
