@@ -14,23 +14,27 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-
-class ConfirmationRule(models.TextChoices):
-    """Bridgemate's rule at a table (issue 24 §2): whether a hand counts in totals, standings,
-    ratings and statistics only once the players other than the one who entered it confirmed
-    it. ``shown``: confirmations and disputes are shown, every hand counts as it is saved."""
-
-    SHOWN = "shown", "Confirmations are shown only"
-    THREE = "three", "A hand counts once three other players confirmed it"
-    TWO = "two", "A hand counts once two other players confirmed it"
+# the choices live in clubs.enums (read there by code that needs no model); every name stays
+# importable from here, as it always was
+from clubs.enums import (  # noqa: F401
+    ROLE_RANK,
+    ClubVisibility,
+    ConfirmationRule,
+    ConfirmationVerdict,
+    InvitationKind,
+    InvitationState,
+    RevisionAction,
+    Role,
+    SessionKind,
+    SessionMode,
+    SessionStatus,
+)
 
 
 class Club(models.Model):
     """A mahjong club (俱乐部): its default rules, stake and who may see its results."""
 
-    class Visibility(models.TextChoices):
-        PUBLIC = "public", "Public: results and ranking pages are open to everyone"
-        MEMBERS = "members", "Members only"
+    Visibility = ClubVisibility
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -81,20 +85,6 @@ class Player(models.Model):
         return self.name
 
 
-class Role(models.TextChoices):
-    """Roles in a club, each including the rights of those below it."""
-
-    OWNER = "owner", "Owner"
-    ORGANISER = "organiser", "Organiser"
-    #: 裁判: a tournament's penalties (and what a scorer may do)
-    REFEREE = "referee", "Referee"
-    SCORER = "scorer", "Scorer"
-    MEMBER = "member", "Member"
-
-
-ROLE_RANK = {Role.MEMBER: 1, Role.SCORER: 2, Role.REFEREE: 3, Role.ORGANISER: 4, Role.OWNER: 5}
-
-
 class Membership(models.Model):
     """A player's place in a club, with his role and the name the club knows him by."""
 
@@ -121,20 +111,9 @@ class Membership(models.Model):
 class TableSession(models.Model):
     """一桌: four players of a club at one table under one ruleset, hand after hand."""
 
-    class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSED = "closed", "Closed"
-
-    class Mode(models.TextChoices):
-        XUEZHAN = "xuezhan", "血战到底 (blood battle)"
-        SINGLE = "single", "普通 (hand ends at the first win)"
-
-    class Kind(models.TextChoices):
-        """What the table counts for: a club's own game, or a competition's table (whose
-        scores are points of a ranking, not money: a player's totals keep them apart)."""
-
-        CLUB = "club", "Club session"
-        TOURNAMENT = "tournament", "Tournament table"
+    Status = SessionStatus
+    Mode = SessionMode
+    Kind = SessionKind
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="sessions")
     started_at = models.DateTimeField()
@@ -325,10 +304,7 @@ class Hand(models.Model):
 class HandRevision(models.Model):
     """Every state a hand has been in: who changed it, when, how and why."""
 
-    class Action(models.TextChoices):
-        CREATED = "created", "Created"
-        CORRECTED = "corrected", "Corrected"
-        DELETED = "deleted", "Deleted"
+    Action = RevisionAction
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
     revision = models.PositiveIntegerField()
@@ -358,11 +334,7 @@ class HandConfirmation(models.Model):
     makes a new revision, so the confirmations of the one before no longer count (they stay,
     as history). The latest word of each seat on the current revision is his."""
 
-    class Verdict(models.TextChoices):
-        CONFIRM = "confirm", "Confirmed"
-        DISPUTE = "dispute", "Disputed"
-        #: the organiser or referee ruled: the hand counts as it stands (after a correction or not)
-        RULING = "ruling", "Ruled by the organiser"
+    Verdict = ConfirmationVerdict
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="confirmations")
     revision = models.PositiveIntegerField(help_text="the hand's revision this word is about")
@@ -440,15 +412,8 @@ class Invitation(models.Model):
     secret (``secrets.token_urlsafe``); it is kept so that the organiser can show the link again.
     """
 
-    class Kind(models.TextChoices):
-        JOIN = "join", "Invitation to join"
-        RESET = "reset", "Password-reset link"
-
-    class State(models.TextChoices):
-        OPEN = "open", "Open"
-        USED = "used", "Used"
-        REVOKED = "revoked", "Revoked"
-        EXPIRED = "expired", "Expired"
+    Kind = InvitationKind
+    State = InvitationState
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.JOIN)

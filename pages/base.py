@@ -8,14 +8,17 @@ language: the code's own translation where ``ERROR_TEXT`` has one, else the serv
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
 from clubs import selectors
-from clubs.models import Club
 from core.http import service_error_items
+
+if TYPE_CHECKING:
+    from clubs.models import Club
 
 # Codes a person meets on a page, in words. Others fall back to the service's own message.
 ERROR_TEXT = {

@@ -19,10 +19,8 @@ from django.db import models
 from django.db.models import Q
 
 from clubs.models import Club, Player, TableSession
+from ratings.enums import ALL_TIME, PROVISIONAL_SESSIONS  # noqa: F401 (read from here too)
 from tournaments.models import Tournament
-
-#: under this many rated sessions a rating is provisional (shown, marked, not yet to be trusted)
-PROVISIONAL_SESSIONS = 10
 
 
 class RatingSystem(models.Model):
@@ -237,10 +235,6 @@ class WinLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.pattern} {self.amount}"
-
-
-#: the season of an award holder that covers all time (others are years)
-ALL_TIME = 0
 
 
 class AwardHolder(models.Model):

@@ -16,27 +16,23 @@ from django.db import models
 
 from clubs.models import ConfirmationRule, TableSession
 
-
-class SubstituteCounts(models.TextChoices):
-    """Whose result a substitute's (替补) table is."""
-
-    REGISTERED = "registered", "The registered player's"
-    SUBSTITUTE = "substitute", "The substitute's"
-    NOBODY = "nobody", "Nobody's"
+# the choices live in tournaments.enums (read there by code that needs no model); every name
+# stays importable from here, as it always was
+from tournaments.enums import (  # noqa: F401
+    PenaltyReason,
+    RegistrationStatus,
+    RoundStatus,
+    SeatingMethod,
+    SubstituteCounts,
+    TournamentStatus,
+)
 
 
 class Tournament(models.Model):
     """A tournament: its rules, its schedule of rounds, how it seats and ranks its players."""
 
-    class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-
-    class Seating(models.TextChoices):
-        BALANCED = "balanced", "Balanced: fewest repeat meetings over the event"
-        SWISS = "swiss", "Swiss: leaders together, avoiding repeat meetings"
-        RANDOM = "random", "Random (reproducible from the seed)"
+    Status = TournamentStatus
+    Seating = SeatingMethod
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
@@ -146,9 +142,7 @@ class Tournament(models.Model):
 class Registration(models.Model):
     """A player entered in a tournament: seed rating, late entry, withdrawal, pinned table."""
 
-    class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+    Status = RegistrationStatus
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
@@ -189,10 +183,7 @@ class Registration(models.Model):
 class Round(models.Model):
     """One round (轮): seated by a Celery task, complete when every table has a result."""
 
-    class Status(models.TextChoices):
-        SEATING = "seating", "Being seated"
-        SEATED = "seated", "Seated"
-        FAILED = "failed", "Seating failed"
+    Status = RoundStatus
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -352,11 +343,7 @@ class Penalty(models.Model):
     why: the record of the day keeps every change. The standings count the penalties in force
     (``tournaments.selectors.standings_now``), so a recompute never loses one."""
 
-    class Reason(models.TextChoices):
-        FALSE_WIN = "false_win", "诈胡 beyond the table's own payment"
-        LATE = "late", "Late"
-        CONDUCT = "conduct", "Conduct"
-        OTHER = "other", "Other"
+    Reason = PenaltyReason
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="penalties")
     player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="+")

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection, transaction
 from django.db.models import (
     BigIntegerField,
@@ -1235,3 +1236,57 @@ def disputes_of(round_: Round) -> dict[int, Table]:
     tables = round_.tables.filter(Q(disputed_at__isnull=False) | ~Q(dispute=""))
     return {t.number: t for t in tables.only("number", "disputed_at", "dispute",
                                               "dispute_resolution")}  # fmt: skip
+
+
+# --- the scorekeeper's pages: one row by what the page was sent --------------------------------
+
+_Row = TypeVar("_Row")
+
+
+def _found(rows: QuerySet[_Row], **where: Any) -> _Row | None:
+    """The one row of ``rows`` that matches (``get``: one query), or None where none does (the
+    page answers 404)."""
+    try:
+        return rows.get(**where)
+    except ObjectDoesNotExist:
+        return None
+
+
+def entry_of(tournament: Tournament, player_id: int) -> Registration | None:
+    """The tournament's entry of this player, with the player (None: he is not entered)."""
+    return _found(
+        Registration.objects.select_related("player"), tournament=tournament, player_id=player_id
+    )
+
+
+def round_of(tournament: Tournament, number: int) -> Round | None:
+    """The tournament's round of this number, seated or not (None: no such round)."""
+    return _found(tournament.round_set, number=number)
+
+
+def seated_round(tournament: Tournament, number: int) -> Round | None:
+    """The tournament's round of this number once it is seated (None: no such round, or it is
+    being seated, or its seating failed)."""
+    return _found(tournament.round_set, number=number, status=Round.Status.SEATED)
+
+
+def seated_round_count(tournament: Tournament) -> int:
+    """How many of the tournament's rounds are seated (one query)."""
+    return tournament.round_set.filter(status=Round.Status.SEATED).count()
+
+
+def round_table(round_: Round, number: int) -> Table | None:
+    """The round's table of this number, with its session (None: no such table)."""
+    return _found(round_.tables.select_related("session"), number=number)
+
+
+def substitution_of(tournament: Tournament, pk: int) -> Substitution | None:
+    """A substitution made in the tournament, with the absent player (None: no such one)."""
+    return _found(
+        Substitution.objects.select_related("absent"), table__round__tournament=tournament, pk=pk
+    )
+
+
+def penalty_of(tournament: Tournament, pk: int) -> Penalty | None:
+    """A penalty given in the tournament, with its player (None: no such one)."""
+    return _found(Penalty.objects.select_related("player"), tournament=tournament, pk=pk)

@@ -3,6 +3,7 @@ read back once per process), and their tiles for a hand's page (``hand_tiles``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
@@ -90,6 +91,12 @@ def hands_of(session: TableSession, *, deleted: bool = False) -> QuerySet[Hand]:
         .prefetch_related(Prefetch("payments", queryset=payments))
         .order_by("number", "id")
     )
+
+
+def hands_by_id(session: TableSession, ids: Iterable[int]) -> dict[int, Hand]:
+    """Some of the session's live hands, by id, read as :func:`hands_of` reads them: their
+    payments in one read, whatever their number."""
+    return {hand.pk: hand for hand in hands_of(session).filter(pk__in=ids)}
 
 
 def hand_view(hand: Hand) -> HandView:

@@ -27,6 +27,7 @@ from clubs.models import (
     Membership,
     Player,
     Seat,
+    SeatRepair,
     TableSession,
 )
 from core.db import model_from_row, prepared_row
@@ -129,6 +130,13 @@ def session_seated(session: TableSession) -> TableSession:
         Prefetch("bettors", queryset=Bettor.objects.select_related("player")),
     )
     return session
+
+
+def seat_repairs(session: TableSession) -> list[SeatRepair]:
+    """The repairs made to the session's seats (换座), newest first, with who made each (one
+    query)."""
+    repairs = SeatRepair.objects.filter(session=session).select_related("repaired_by")
+    return list(repairs.order_by("-repaired_at", "-pk"))
 
 
 def session_page(pk: int) -> TableSession | None:

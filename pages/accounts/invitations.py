@@ -9,6 +9,8 @@ says which; an unknown token is a 404.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth import login as auth_login
 from django.contrib.auth.forms import SetPasswordForm
@@ -19,11 +21,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from clubs import selectors
-from clubs.models import ROLE_RANK, Invitation
+from clubs.enums import ROLE_RANK, InvitationKind, InvitationState
 from clubs.services import invitations as services
 from core.errors import ServiceError
 from pages.accounts.forms import SignupForm
 from pages.base import ERROR_TEXT, ROLE_TEXT, error_messages
+
+if TYPE_CHECKING:
+    from clubs.models import Invitation
 
 BACKEND = "core.logins.ThrottledModelBackend"
 
@@ -40,9 +45,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     if inv is None:
         raise Http404
     state = inv.state
-    if state != Invitation.State.OPEN:
+    if state != InvitationState.OPEN:
         return _closed(request, inv, services.CLOSED[state][0])
-    if inv.kind == Invitation.Kind.RESET:
+    if inv.kind == InvitationKind.RESET:
         if not services.reset_still_allowed(inv):
             return _closed(request, inv, services.NO_LONGER_ALLOWED[0])
         return _reset(request, inv)

@@ -15,6 +15,8 @@ Every write is a POST form (CSRF-checked) answered by a redirect back to this pa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -23,13 +25,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import selectors
-from clubs.models import ROLE_RANK, Club, Invitation, Membership, Role
+from clubs.enums import ROLE_RANK, InvitationKind, Role
 from clubs.services import clubs as club_services
 from clubs.services import invitations as services
 from core.errors import ServiceError
 from pages.accounts.forms import InvitationForm, RoleForm
 from pages.accounts.qr import qr_svg
 from pages.base import ROLE_TEXT, club_for, error_messages, require_role
+
+if TYPE_CHECKING:
+    from clubs.models import Club, Invitation, Membership
 
 INVITED = [(r, ROLE_TEXT[r]) for r in services.INVITED_ROLES]
 
@@ -102,7 +107,7 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
                     "url": url,
                     "qr": qr_svg(url),
                     "role_text": ROLE_TEXT.get(inv.role, ""),
-                    "is_reset": inv.kind == Invitation.Kind.RESET,
+                    "is_reset": inv.kind == InvitationKind.RESET,
                 }
             )
         context["links"] = links

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
-from clubs.models import Role
+from clubs.enums import Role
 from exchange.csv_import import (
     MAX_BYTES,
     MAX_ROWS,

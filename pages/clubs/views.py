@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from clubs import selectors
-from clubs.models import Role, TableSession
+from clubs.enums import Role, SessionStatus
 from clubs.services import clubs as club_services
 from clubs.services import sessions as session_services
 from core.errors import Conflict, Invalid
@@ -124,7 +124,7 @@ def club_page(request: HttpRequest, slug: str) -> HttpResponse:
     """Today's open tables, recent sessions, members, links to the players and the 结算."""
     club = club_for(request.user, slug)
     today = selectors.club_today(club)
-    open_today = selectors.club_tables(club, day=today, status=TableSession.Status.OPEN)
+    open_today = selectors.club_tables(club, day=today, status=SessionStatus.OPEN)
     recent = selectors.club_tables(
         club, exclude=[t.session.pk for t in open_today], limit=RECENT_SESSIONS
     )

@@ -36,22 +36,25 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from clubs.models import Club, Player
 from clubs.selectors import club_today
 from core.names import Name
 from pages import charts
 from pages.words import chinese, name_text, roots_text
 from ratings.awards import Award
 from ratings.awards_selectors import HeldAward, held_awards
-from ratings.models import ALL_TIME
+from ratings.enums import ALL_TIME
 from ratings.ranking import ClubRank
 from ratings.stats import PlayerStats, RatingHistory
+
+if TYPE_CHECKING:
+    from clubs.models import Club, Player
 
 #: the clubs whose awards the page reads, at most (he played most in them)
 AWARD_CLUBS = 3

@@ -31,7 +31,7 @@ from pages.players.ranking import (
     pages_of,
     ranking_rows,
 )
-from ratings.models import PROVISIONAL_SESSIONS
+from ratings.enums import PROVISIONAL_SESSIONS
 from ratings.ranking import RANKING, club_ranking_read, player_ranks
 from ratings.read_versions import club_with_read_version, player_with_page_version
 from ratings.stats import player_stats

@@ -10,7 +10,7 @@ payments in words and where it stands; the forms post here. Reads through
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -25,13 +25,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors
 from clubs.confirming import HandStanding
-from clubs.models import ConfirmationRule, Hand, HandConfirmation, Role, TableSession
+from clubs.enums import ConfirmationRule, ConfirmationVerdict, Role
 from clubs.services import clubs as club_services
 from clubs.services import confirmations as confirmation_services
 from clubs.services import hands as hand_services
 from core.errors import ServiceError
 from pages.base import club_for, error_messages, require_role
 from pages.words import words_of_view
+
+if TYPE_CHECKING:
+    from clubs.models import Hand, TableSession
 
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 RULES = {
@@ -44,9 +47,9 @@ RULES = {
     ConfirmationRule.TWO: gettext_lazy("A hand counts once two of the other players confirmed it."),
 }
 VERDICTS = {
-    HandConfirmation.Verdict.CONFIRM: gettext_lazy("confirmed"),
-    HandConfirmation.Verdict.DISPUTE: gettext_lazy("disputed"),
-    HandConfirmation.Verdict.RULING: gettext_lazy("ruled by the organiser"),
+    ConfirmationVerdict.CONFIRM: gettext_lazy("confirmed"),
+    ConfirmationVerdict.DISPUTE: gettext_lazy("disputed"),
+    ConfirmationVerdict.RULING: gettext_lazy("ruled by the organiser"),
 }
 ACTIONS = {
     "created": gettext_lazy("recorded"),
@@ -182,7 +185,7 @@ def table_confirmations(session: TableSession, sheet: selectors.TableSheet) -> d
     names = {s.number: s.player.name for s in sheet.seats}
     boxed = [r.hand.pk for r in sorted(shown, key=lambda r: -r.hand.number)[:BOXES]]
     # their payments in one read, whatever the number of boxes
-    hands = {h.pk: h for h in selectors.hands_of(session).filter(pk__in=boxed)}
+    hands = selectors.hands_by_id(session, boxed)
     boxes = []
     for pk in boxed:
         hand = hands[pk]
@@ -263,7 +266,7 @@ def hand_confirm(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         seats = dict(request.session.get(SEATS, {}))
         seats[str(pk)] = seat
         request.session[SEATS] = seats
-    if verdict == HandConfirmation.Verdict.DISPUTE:
+    if verdict == ConfirmationVerdict.DISPUTE:
         text = _("Hand %(n)s disputed: the organiser will see it.")
         messages.warning(request, text % {"n": number})
     else:

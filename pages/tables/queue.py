@@ -12,13 +12,15 @@ phone stored that number first, what it stored (``race``) — for the page to of
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from clubs import selectors
-from clubs.models import Role, TableSession
+from clubs.enums import Role
 from clubs.services import hands as hand_services
 from core.errors import Conflict, ServiceError
 from core.http import service_error_items
@@ -26,6 +28,9 @@ from core.idempotency import HEADER, form_answer, form_answer_store, form_digest
 from pages.base import ERROR_TEXT
 from pages.tables import forms
 from pages.tables.views import _race, _same_hand, author, table_view
+
+if TYPE_CHECKING:
+    from clubs.models import TableSession
 
 
 def _refused(status: int, items: list[dict], session: TableSession, **extra) -> JsonResponse:

@@ -5,6 +5,7 @@ were played in (``clubs.services.sessions.seats_repair``)."""
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
@@ -13,12 +14,16 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from clubs.models import Role, SeatRepair, TableSession
+from clubs.enums import Role
+from clubs.selectors import seat_repairs
 from clubs.services.sessions import seats_repair
 from core.errors import Conflict, Invalid
 from pages.base import error_messages
 from pages.tables.views import table_view
 from pages.templatetags.tournament_words import wind_name
+
+if TYPE_CHECKING:
+    from clubs.models import TableSession
 
 
 def repair_choices(names: list[str]) -> list[tuple[str, str, list[int]]]:
@@ -65,10 +70,9 @@ def seats_page(request: HttpRequest, session: TableSession) -> HttpResponse:
         else:
             messages.success(request, _("The seats are repaired; the totals follow."))
             return redirect("page-session", pk=session.pk)
-    repairs = SeatRepair.objects.filter(session=session).select_related("repaired_by")
     context = {
         "session": session, "form": form,
         "seats": [(wind_name(n), name) for n, name in enumerate(names)],
-        "repairs": list(repairs.order_by("-repaired_at", "-pk")),
+        "repairs": seat_repairs(session),
     }  # fmt: skip
     return render(request, "pages/tables/seats.html", context)

@@ -14,7 +14,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import wraps
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubs import selectors
-from clubs.models import Role, TableSession
+from clubs.enums import Role, SessionKind, SessionMode
 from clubs.permissions import authorize
 from clubs.services import hands as hand_services
 from clubs.services import sessions as session_services
@@ -51,10 +51,13 @@ from pages.tournaments.clock import clock_shown
 from pages.words import chinese, false_win_lines, roots_text, unit_amount, words_of_view
 from tournaments import selectors as tournament_selectors
 
+if TYPE_CHECKING:
+    from clubs.models import TableSession
+
 WINDS = (gettext_lazy("East"), gettext_lazy("South"), gettext_lazy("West"), gettext_lazy("North"))
 MODES = {
-    TableSession.Mode.XUEZHAN: gettext_lazy("Blood battle: the hand goes on until three have won"),
-    TableSession.Mode.SINGLE: gettext_lazy("Single: the hand ends at the first win"),
+    SessionMode.XUEZHAN: gettext_lazy("Blood battle: the hand goes on until three have won"),
+    SessionMode.SINGLE: gettext_lazy("Single: the hand ends at the first win"),
 }
 SUITS = {
     "m": gettext_lazy("Characters"), "p": gettext_lazy("Dots"), "s": gettext_lazy("Bamboo")
@@ -745,10 +748,10 @@ def _page(request, session, *, values=None, problems=(), errors=(), status=200, 
         "running_chart": None,
         # a club table's evening, whose share card the page links (tournament tables: none)
         "evening_day": selectors.session_day(session)
-        if session.kind == TableSession.Kind.CLUB else None,
+        if session.kind == SessionKind.CLUB else None,
         **confirming,
     }  # fmt: skip
-    if session.kind == TableSession.Kind.TOURNAMENT and session.is_open:
+    if session.kind == SessionKind.TOURNAMENT and session.is_open:
         # the round's clock, with the time this table was given of its own
         found = tournament_selectors.table_clock(session.pk)
         if found is not None:

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from clubs import selectors as club_selectors
-from clubs.models import Role
+from clubs.enums import Role
 from core.errors import Conflict, Invalid
 from core.live import tournament_channel
 from pages.base import club_for, error_messages, require_role, whole_number
@@ -44,16 +44,11 @@ from pages.tournaments.forms import (
 )
 from pages.tournaments.views import ROUND_STATUS_TEXT, _context, tournament_for
 from tournaments import selectors, services
-from tournaments.models import (
-    Penalty,
-    Registration,
-    Round,
-    SubstituteCounts,
-    Substitution,
-    Table,
-    Tournament,
-)
+from tournaments.enums import RegistrationStatus, RoundStatus, SubstituteCounts, TournamentStatus
 from tournaments.readmodels import TableSeats
+
+if TYPE_CHECKING:
+    from tournaments.models import Registration, Round, Substitution, Table, Tournament
 
 #: seconds between two looks of the desk while a round is being seated
 SEATING_REFRESH_SECONDS = 2
@@ -143,7 +138,7 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("page-tournament-entries", slug=tournament.slug)
     context = _context(
         request, tournament, form=form, entries=selectors.entries_listed(tournament),
-        finished=tournament.status == Tournament.Status.FINISHED,
+        finished=tournament.status == TournamentStatus.FINISHED,
     )  # fmt: skip
     return render(request, "pages/tournaments/entries.html", context)
 
@@ -152,16 +147,16 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 def entry_change(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     """Withdraw an entry, bring it back, or remove it (never seated): one button each."""
     tournament = _directed(request, slug)
-    entry = get_object_or_404(
-        Registration.objects.select_related("player"), tournament=tournament, player_id=player
-    )
+    entry = selectors.entry_of(tournament, player)
+    if entry is None:
+        raise Http404
     action = request.POST.get("action")
     try:
         if action == "withdraw":
-            services.registration_update(registration=entry, status=Registration.Status.WITHDRAWN)
+            services.registration_update(registration=entry, status=RegistrationStatus.WITHDRAWN)
             messages.success(request, _("%(name)s is withdrawn.") % {"name": entry.player.name})
         elif action == "return":
-            services.registration_update(registration=entry, status=Registration.Status.ACTIVE)
+            services.registration_update(registration=entry, status=RegistrationStatus.ACTIVE)
             messages.success(request, _("%(name)s plays again.") % {"name": entry.player.name})
         elif action == "new_link":
             services.private_key_renew(registration=entry)
@@ -215,9 +210,9 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         player = request.POST.get("player", "")
         number = int(player) if player.isascii() and player.isdigit() else 0
-        entry = get_object_or_404(
-            Registration.objects.select_related("player"), tournament=tournament, player_id=number
-        )
+        entry = selectors.entry_of(tournament, number)
+        if entry is None:
+            raise Http404
         here = request.POST.get("here") == "1"
         try:
             services.registration_update(registration=entry, checked_in=here)
@@ -230,7 +225,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     listed = [(e, search_keys(e.player.name)) for e in selectors.check_in_list(tournament)]
     context = _context(
         request, tournament, listed=listed, checked=sum(e.checked_in for e, _keys in listed),
-        finished=tournament.status == Tournament.Status.FINISHED,
+        finished=tournament.status == TournamentStatus.FINISHED,
     )  # fmt: skip
     return render(request, "pages/tournaments/check_in.html", context)
 
@@ -241,7 +236,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     each, and the button that seats the next round (an organiser)."""
     tournament = _directed(request, slug, Role.SCORER)
     latest = selectors.latest_round(tournament)
-    seated = latest is not None and latest.status == Round.Status.SEATED
+    seated = latest is not None and latest.status == RoundStatus.SEATED
     # the totals of a table that waits for its approval are shown: they are what is approved
     detail = selectors.round_detail(latest, gate=False) if seated else None
     sent = request.POST.get("table") if request.method == "POST" else None
@@ -281,15 +276,15 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         clock=clock_shown(clock, timezone.now()),
         round_minutes=tournament.round_minutes or DEFAULT_ROUND_MINUTES,
         may_seat=may_seat,
-        may_reseat=may_seat and seated and tournament.status != Tournament.Status.FINISHED
+        may_reseat=may_seat and seated and tournament.status != TournamentStatus.FINISHED
         and not detail.tables_with_result and not selectors.round_has_results(latest),
         final_round=bool(final_tables),
         latest_status=ROUND_STATUS_TEXT.get(latest.status, latest.status) if latest else "",
-        seating=latest is not None and latest.status == Round.Status.SEATING,
+        seating=latest is not None and latest.status == RoundStatus.SEATING,
         refresh=SEATING_REFRESH_SECONDS,
         next_number=(latest.number + 1) if latest else 1,
         more_rounds=(latest.number if latest else 0) < tournament.rounds,
-        finished=tournament.status == Tournament.Status.FINISHED,
+        finished=tournament.status == TournamentStatus.FINISHED,
         checked_in=selectors.checked_in_count(tournament) if tournament.check_in else None,
         earlier=selectors.rounds_locked(tournament, before=latest.number if latest else 0),
         # the round's state and progress follow the tables; the tables' forms stay as typed
@@ -300,7 +295,9 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _totals_saved(request: HttpRequest, round_: Round, table, form: TableTotalsForm) -> bool:
     """Enter one table's totals; a refusal goes on its form."""
-    found = round_.tables.select_related("session").get(number=table.number)
+    found = selectors.round_table(round_, table.number)
+    if found is None:
+        raise Http404
     try:
         services.table_result_enter(table=found, scores=form.scores(), user=request.user)
     except (Conflict, Invalid) as e:
@@ -342,7 +339,7 @@ def table_approve(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _directed(request, slug, Role.REFEREE)
     latest = selectors.latest_round(tournament)
     number = whole_number(request.POST.get("table", ""))
-    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    table = selectors.round_table(latest, number or 0) if latest else None
     if table is None:
         raise Http404
     try:
@@ -363,7 +360,7 @@ def table_dispute(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _directed(request, slug, role)
     latest = selectors.latest_round(tournament)
     number = whole_number(request.POST.get("table", ""))
-    table = get_object_or_404(Table, round=latest, number=number or 0) if latest else None
+    table = selectors.round_table(latest, number or 0) if latest else None
     if table is None:
         raise Http404
     words = request.POST.get("words", "")
@@ -384,7 +381,9 @@ def round_lock_change(request: HttpRequest, slug: str, number: int) -> HttpRespo
     """Unlock an earlier round to correct it (with a reason, kept), or lock it again (an
     organiser)."""
     tournament = _directed(request, slug)
-    round_ = get_object_or_404(tournament.round_set, number=number)
+    round_ = selectors.round_of(tournament, number)
+    if round_ is None:
+        raise Http404
     try:
         if request.POST.get("action") == "unlock":
             reason = request.POST.get("reason", "")
@@ -434,8 +433,10 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     """替补 (an organiser): who plays a table of the round for an absent registered player,
     and the substitutes already at it (each can be undone)."""
     tournament = _directed(request, slug)
-    round_ = get_object_or_404(tournament.round_set, number=number, status=Round.Status.SEATED)
-    found = get_object_or_404(round_.tables.select_related("session"), number=table)
+    round_ = selectors.seated_round(tournament, number)
+    found = selectors.round_table(round_, table) if round_ is not None else None
+    if found is None:
+        raise Http404
     round_.tournament = tournament
     here = selectors.substitutes_listed(tournament, table=found)
     standing_in = {s.substitute_id for s in here}
@@ -471,9 +472,9 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
 def substitute_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The registered player takes his seat back (an organiser)."""
     tournament = _directed(request, slug)
-    found = get_object_or_404(
-        Substitution.objects.select_related("absent"), table__round__tournament=tournament, pk=pk
-    )
+    found = selectors.substitution_of(tournament, pk)
+    if found is None:
+        raise Http404
     try:
         services.substitute_remove(substitution=found)
     except (Conflict, Invalid) as e:
@@ -488,7 +489,7 @@ def substitute_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def penalties(request: HttpRequest, slug: str) -> HttpResponse:
     """The referee's penalties (罚分): give one, see every one given and revoked."""
     tournament = _directed(request, slug, Role.REFEREE)
-    seated = tournament.round_set.filter(status=Round.Status.SEATED).count()
+    seated = selectors.seated_round_count(tournament)
     entries = selectors.check_in_list(tournament)
     form = PenaltyForm(request.POST or None, entries=entries, rounds=seated)
     if request.method == "POST" and form.is_valid():
@@ -511,7 +512,7 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
         request, tournament, form=form,
         penalties=[(p, REASON_TEXT.get(p.reason, p.reason))
                    for p in selectors.penalties_listed(tournament)],  # fmt: skip
-        finished=tournament.status == Tournament.Status.FINISHED,
+        finished=tournament.status == TournamentStatus.FINISHED,
     )  # fmt: skip
     return render(request, "pages/tournaments/penalties.html", context)
 
@@ -520,8 +521,9 @@ def penalties(request: HttpRequest, slug: str) -> HttpResponse:
 def penalty_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Revoke a penalty, with the reason typed beside its button."""
     tournament = _directed(request, slug, Role.REFEREE)
-    penalty = get_object_or_404(Penalty.objects.select_related("player"), tournament=tournament,
-                                pk=pk)  # fmt: skip
+    penalty = selectors.penalty_of(tournament, pk)
+    if penalty is None:
+        raise Http404
     form = RevokeForm(request.POST)
     try:
         if not form.is_valid():

@@ -15,7 +15,7 @@ from pages.clubs.options import RulesOptionsMixin
 from pages.clubs.rulesets import preset_choices
 from pages.tables.confirm import RULES as CONFIRMATION_RULES
 from pages.words import name_text
-from tournaments.models import Penalty, SubstituteCounts, Tournament
+from tournaments.enums import PenaltyReason, SeatingMethod, SubstituteCounts
 from tournaments.standings import DEFAULT_PLACEMENT_POINTS, DEFAULT_TIEBREAKS, TIEBREAKS
 
 #: the sets of placement points a club usually plays, offered beside the field
@@ -91,11 +91,11 @@ class TournamentForm(RulesOptionsMixin, forms.Form):
     seating = forms.ChoiceField(
         label=_("Seating of the rounds"),
         choices=[
-            (Tournament.Seating.BALANCED, _("Balanced: fewest repeat meetings")),
-            (Tournament.Seating.SWISS, _("Swiss: leaders play leaders")),
-            (Tournament.Seating.RANDOM, _("Random")),
+            (SeatingMethod.BALANCED, _("Balanced: fewest repeat meetings")),
+            (SeatingMethod.SWISS, _("Swiss: leaders play leaders")),
+            (SeatingMethod.RANDOM, _("Random")),
         ],
-        initial=Tournament.Seating.BALANCED,
+        initial=SeatingMethod.BALANCED,
         widget=forms.RadioSelect,
     )
     approve_gate = forms.BooleanField(
@@ -295,10 +295,10 @@ class TableTotalsForm(forms.Form):
 
 #: a penalty's reasons in words (the model's labels are English only)
 PENALTY_REASONS = [
-    (Penalty.Reason.FALSE_WIN, _("诈胡: a false win, beyond what the table paid")),
-    (Penalty.Reason.LATE, _("Late")),
-    (Penalty.Reason.CONDUCT, _("Conduct")),
-    (Penalty.Reason.OTHER, _("Other")),
+    (PenaltyReason.FALSE_WIN, _("诈胡: a false win, beyond what the table paid")),
+    (PenaltyReason.LATE, _("Late")),
+    (PenaltyReason.CONDUCT, _("Conduct")),
+    (PenaltyReason.OTHER, _("Other")),
 ]
 REASON_TEXT = dict(PENALTY_REASONS)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from clubs.models import Role
+from clubs.enums import Role
 from core.live import tournament_channel
 from pages.accounts.qr import qr_svg
 from pages.base import require_role
@@ -27,7 +27,7 @@ from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.views import STATUS_TEXT, tournament_for
 from tournaments import selectors, services
-from tournaments.models import Registration, Round, Tournament
+from tournaments.enums import RegistrationStatus, TournamentStatus
 
 
 @require_http_methods(["GET", "POST"])
@@ -38,8 +38,8 @@ def my_page(request: HttpRequest, key: str) -> HttpResponse:
     tournament = entry.tournament
     may_check_in = (
         tournament.check_in
-        and tournament.status != Tournament.Status.FINISHED
-        and entry.status == Registration.Status.ACTIVE
+        and tournament.status != TournamentStatus.FINISHED
+        and entry.status == RegistrationStatus.ACTIVE
     )
     if request.method == "POST":
         if may_check_in and not entry.checked_in:
@@ -81,7 +81,9 @@ def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     code that opens the table for its scorer until the round locks."""
     tournament = tournament_for(request, slug)
     require_role(request.user, tournament.club, Role.ORGANISER)
-    round_ = get_object_or_404(tournament.round_set, number=number, status=Round.Status.SEATED)
+    round_ = selectors.seated_round(tournament, number)
+    if round_ is None:
+        raise Http404
     round_.tournament = tournament
     tables = services.table_cards(round_=round_)
     seats = selectors.seat_rows(round_)

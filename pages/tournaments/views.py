@@ -14,7 +14,7 @@ import csv
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from clubs import selectors as club_selectors
-from clubs.models import Role
+from clubs.enums import Role
 from clubs.pinyin import name_sort_key
 from core import readcache
 from core.csvcells import safe_row
@@ -44,10 +44,13 @@ from pages.tournaments.forms import REASON_TEXT
 from pages.tournaments.widgets import report_rows, standings_rows
 from pages.words import chinese, name_text
 from tournaments import selectors, services
-from tournaments.models import Round, Tournament
+from tournaments.enums import RoundStatus, SeatingMethod, TournamentStatus
 from tournaments.readmodels import RoundCell, StandingRow, StandingsTable
 from tournaments.serializers import STANDINGS, fraction_text
 from tournaments.standings import TIEBREAKS
+
+if TYPE_CHECKING:
+    from tournaments.models import Round, Tournament
 
 #: seconds between two refreshes of the projector and of the live tables
 REFRESH_SECONDS = 30
@@ -56,19 +59,19 @@ REFRESH_BOUNDS = (5, 600)
 #: the columns every standings table shows, before the rest of the tiebreak chain
 LEADING = ("placement_points", "table_score")
 STATUS_TEXT = {
-    Tournament.Status.REGISTRATION: gettext_lazy("Registration open"),
-    Tournament.Status.RUNNING: gettext_lazy("Under way"),
-    Tournament.Status.FINISHED: gettext_lazy("Finished"),
+    TournamentStatus.REGISTRATION: gettext_lazy("Registration open"),
+    TournamentStatus.RUNNING: gettext_lazy("Under way"),
+    TournamentStatus.FINISHED: gettext_lazy("Finished"),
 }
 ROUND_STATUS_TEXT = {
-    Round.Status.SEATING: gettext_lazy("Being seated"),
-    Round.Status.SEATED: gettext_lazy("Seated"),
-    Round.Status.FAILED: gettext_lazy("Seating failed"),
+    RoundStatus.SEATING: gettext_lazy("Being seated"),
+    RoundStatus.SEATED: gettext_lazy("Seated"),
+    RoundStatus.FAILED: gettext_lazy("Seating failed"),
 }
 SEATING_TEXT = {
-    Tournament.Seating.BALANCED: gettext_lazy("balanced (fewest repeat meetings)"),
-    Tournament.Seating.SWISS: gettext_lazy("swiss (leaders together)"),
-    Tournament.Seating.RANDOM: gettext_lazy("random"),
+    SeatingMethod.BALANCED: gettext_lazy("balanced (fewest repeat meetings)"),
+    SeatingMethod.SWISS: gettext_lazy("swiss (leaders together)"),
+    SeatingMethod.RANDOM: gettext_lazy("random"),
 }
 SHOWS = ("standings", "seating")
 #: the standings' column of the referee's penalties (shown when anyone has one)
@@ -298,7 +301,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     overview = selectors.tournament_overview(tournament)
     rounds = [
         {"progress": p, "status": ROUND_STATUS_TEXT.get(p.round.status, p.round.status),
-         "seated": p.round.status == Round.Status.SEATED}
+         "seated": p.round.status == RoundStatus.SEATED}
         for p in overview.rounds
     ]  # fmt: skip
     context = _context(
@@ -498,7 +501,7 @@ def seating_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = selectors.round_numbered(tournament, number)
     if round_ is None:
         raise Http404
-    seated = round_.status == Round.Status.SEATED
+    seated = round_.status == RoundStatus.SEATED
     context = _context(
         request, tournament, round=round_, cards=request.GET.get("cards") == "1", seated=seated,
         round_status=ROUND_STATUS_TEXT.get(round_.status, round_.status),
@@ -734,7 +737,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = selectors.round_numbered(tournament, number)
     if round_ is None:
         raise Http404
-    seated = round_.status == Round.Status.SEATED
+    seated = round_.status == RoundStatus.SEATED
     query = request.GET.get("q", "").strip()[: club_selectors.QUERY_MAX]
     context = _context(
         request, tournament, round=round_, seated=seated, q=query,
