@@ -514,3 +514,91 @@ def test_the_report_as_csv_has_a_row_per_player_and_round(cup):
 def test_the_report_speaks_chinese(cup):
     text = text_of(zh().get("/tournaments/spring-cup/report/").content)
     assert "报告" in text and "第 1 轮" in text and "桌分" in text
+
+
+@pytest.fixture
+def cup_with_a_bye_and_a_substitute(
+    make_tournament, seat, enter, director, django_capture_on_commit_callbacks
+):
+    """Five entries — P01–P04 and ``+P05`` (a name a spreadsheet would take for a formula) —
+    two rounds: one table and a bye each. Round 1: ``=SUB`` plays for the entry at the East
+    seat's right (South), then the table's totals +30, +10, −10, −30 in seat order; round 2
+    seated, nothing entered yet. Returns the tournament and its players' ids by name
+    (``P05``: ``+P05``, ``SUB``: ``=SUB``)."""
+    t = make_tournament(names=["P01", "P02", "P03", "P04", "+P05"])
+    table = seat(t).tables.get()
+    seats = list(table.session.seats.select_related("player").order_by("number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.substitute_seat(
+            table=table, absent_id=seats[1].player_id, name="=SUB", new_player=True, user=director
+        )
+    seats = list(table.session.seats.select_related("player").order_by("number"))
+    totals = (30, 10, -10, -30)
+    enter(table, {s.player.name: total for s, total in zip(seats, totals, strict=True)})
+    seat(t)
+    t.refresh_from_db()
+    ids = dict(t.registrations.values_list("player__name", "player_id"))
+    ids["SUB"] = next(s.player_id for s in seats if s.player.name == "=SUB")
+    ids["P05"] = ids.pop("+P05")
+    return t, ids
+
+
+def test_the_report_csv_with_a_bye_and_a_substitute_is_the_same_byte_for_byte(
+    cup_with_a_bye_and_a_substitute,
+):
+    """The whole file: a seat's wind letter, the bye's empty table and seat with the bye's
+    score (0) and points (the mean 1.75), the substitute's seat with the absent entry's cell
+    (the tournament credits the registered player) and his name, round 2 without results;
+    ``+P05`` and ``=SUB`` written with an apostrophe (never a formula)."""
+    t, ids = cup_with_a_bye_and_a_substitute
+    answer = en().get("/tournaments/spring-cup/report/?format=csv")
+    assert answer["Content-Type"] == "text/csv; charset=utf-8"
+    assert answer["Content-Disposition"] == 'attachment; filename="spring-cup-report.csv"'
+    assert answer.content.decode() == REPORT_CSV.format(**ids)
+
+
+#: the report's CSV of ``cup_with_a_bye_and_a_substitute`` (players' ids by name)
+REPORT_CSV = (
+    "round,table,seat,player,name,table_score,placement_points,bye,substitute_for\r\n"
+    "1,1,E,{P01},P01,30,4,,\r\n"
+    "1,1,S,{SUB},'=SUB,10,2,,P03\r\n"
+    "1,1,W,{P05},'+P05,-10,1,,\r\n"
+    "1,1,N,{P04},P04,-30,0,,\r\n"
+    "1,,,{P02},P02,0,1.75,yes,\r\n"
+    "2,1,E,{P03},P03,,,,\r\n"
+    "2,1,S,{P02},P02,,,,\r\n"
+    "2,1,W,{P04},P04,,,,\r\n"
+    "2,1,N,{P01},P01,,,,\r\n"
+    "2,,,{P05},'+P05,0,1.75,yes,\r\n"
+)
+
+
+def test_the_report_page_with_a_bye_and_a_substitute_is_the_same(
+    cup_with_a_bye_and_a_substitute, host
+):
+    """Each round's table as the page draws it: the table number heading its four rows (with
+    who entered it, for a member), the seat's wind, the player, the table score and the
+    placement points (— while the table does not count yet); the byes listed under it."""
+    member = Client(HTTP_ACCEPT_LANGUAGE="en")
+    member.force_login(member_login(host))
+    body = member.get("/tournaments/spring-cup/report/").content.decode()
+    tables = re.findall(r'<table class="report-tables">.*?</table>\s*<p>.*?</p>', body, re.S)
+    head = (
+        '<table class="report-tables">\n    <thead><tr><th>Table</th><th>Seat</th><th>Player</th>'
+        '<th class="num">Table score</th><th class="num">Placement points</th></tr></thead>\n'
+        '    <tbody><tr class="table-start"><th rowspan="4" scope="rowgroup">1'
+    )
+    assert tables == [
+        head + '<small class="muted entered-by">entered by director</small></th>'
+        '<td>东 (East)</td><td>P01</td><td class="num">30</td><td class="num">4</td></tr>'
+        '<tr><td>南 (South)</td><td>=SUB</td><td class="num">10</td><td class="num">2</td></tr>'
+        '<tr><td>西 (West)</td><td>+P05</td><td class="num">-10</td><td class="num">1</td></tr>'
+        '<tr><td>北 (North)</td><td>P04</td><td class="num">-30</td><td class="num">0</td></tr>'
+        "</tbody>\n  </table>\n  <p>Byes: P02</p>",
+        head + "</th>"
+        '<td>东 (East)</td><td>P03</td><td class="num">—</td><td class="num">—</td></tr>'
+        '<tr><td>南 (South)</td><td>P02</td><td class="num">—</td><td class="num">—</td></tr>'
+        '<tr><td>西 (West)</td><td>P04</td><td class="num">—</td><td class="num">—</td></tr>'
+        '<tr><td>北 (North)</td><td>P01</td><td class="num">—</td><td class="num">—</td></tr>'
+        "</tbody>\n  </table>\n  <p>Byes: +P05</p>",
+    ]
