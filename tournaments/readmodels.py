@@ -315,6 +315,22 @@ class TournamentReport:
     substitutes: tuple[Any, ...] = ()
 
 
+class ReportLine(NamedTuple):
+    """One player in one round of the report (``tournaments.serializers.REPORT`` its columns):
+    his seat at a table, or his bye (``table`` and ``seat`` None), what the standings count for
+    it (``cell``: None while the table does not count) and, for a substitute (替补), whom he
+    played for."""
+
+    round: int
+    table: int | None
+    session: int | None  # the table's session (who entered it); None: a bye
+    seat: int | None  # 0 East … 3 North
+    player: int
+    name: str
+    cell: RoundCell | None
+    substitute_for: str  # the absent entry's name; "" for anyone else
+
+
 @dataclass(frozen=True)
 class RoundClock:
     """A round's clock as stored: started at, minutes, minutes added for every table and for

@@ -66,6 +66,8 @@ from tournaments.readmodels import (
     LiveSeat,
     LiveTable,
     RankChanges,
+    ReportLine,
+    RoundCell,
     RoundClock,
     RoundDetail,
     RoundLive,
@@ -1035,6 +1037,37 @@ def tournament_report(tournament: Tournament, *, scores: bool = True) -> Tournam
         withdrawn=tuple(withdrawn.order_by("withdrawn_after", "pk")),
         substitutes=tuple(substitutes_listed(tournament)),
     )
+
+
+def report_lines(
+    report: TournamentReport, standings: StandingsTable
+) -> tuple[tuple[ReportLine, ...], ...]:
+    """The report's line of every player in every round of ``report.rounds`` (a tuple a
+    round, in its order): each table's seats in seat order, then the byes, each with the cell
+    ``standings`` count for it. A substitute's seat shows the cell of whom the table counts
+    for (the absent entry's, when the tournament credits the registered player)."""
+    cells: dict[tuple[int, int], RoundCell] = {
+        (row.player, c.round): c for row in standings.rows for c in row.rounds
+    }
+    stood_in: dict[tuple[int, int], str] = {}
+    for sub in report.substitutes:
+        number = sub.table.round.number
+        stood_in[(sub.substitute_id, number)] = sub.absent.name
+        if (sub.absent_id, number) in cells:
+            cells.setdefault((sub.substitute_id, number), cells[(sub.absent_id, number)])
+    lines = []
+    for detail in report.rounds:
+        number = detail.round.number
+        rows = [*(s for t in detail.table_rows for s in t.seats), *detail.bye_rows]
+        lines.append(tuple(
+            ReportLine(
+                round=number, table=row.table, session=row.session, seat=row.seat,
+                player=row.player, name=row.name, cell=cells.get((row.player, number)),
+                substitute_for=stood_in.get((row.player, number), ""),
+            )
+            for row in rows
+        ))  # fmt: skip
+    return tuple(lines)
 
 
 def rounds_locked(tournament: Tournament, *, before: int) -> list[tuple[Round, bool]]:

@@ -26,6 +26,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.readmodels import (
+    ReportLine,
     RoundCell,
     RoundDetail,
     RoundProgress,
@@ -515,3 +516,30 @@ def standings_csv_rows(table: StandingsTable) -> list[dict[str, Any]]:
     """One flat row per player, a column per round (its table score, or ``bye``)."""
     row = STANDINGS.csv_row
     return [row(r) for r in table.rows]
+
+
+#: the report's line of a player in a round, declared once (``core.columns``): the report's
+#: CSV (``?format=csv``: its heading and cells, a row a line) and the report page's round
+#: tables (the columns with a heading, drawn by their ``format``: ``pages.tournaments.widgets``;
+#: the first of them heads each table's rows) read them. Lines: ``selectors.report_lines``.
+REPORT: Table[ReportLine] = Table("ReportLine", (
+    Column("round"),
+    Column("table", _("Table"), null=True, format="table", help="null: a bye"),
+    Column("seat", _("Seat"), kind="str", null=True, json="ESWN".__getitem__, format="wind",
+           help="E, S, W or N; null: a bye"),
+    Column("player"),
+    Column("name", _("Player"), kind="str", format="text"),
+    Column("table_score", _("Table score"), value="cell.table_score", null=True, format="score",
+           help="null while the table does not count"),
+    Column("placement_points", _("Placement points"), value="cell.placement_points",
+           kind=FractionField, null=True, json=fraction_text, format="points",
+           help="exact: 3, 2.5, 7/3; null while the table does not count"),
+    Column("bye", kind="str", value=lambda line: "yes" if line.table is None else "",
+           help="yes: a bye"),
+    Column("substitute_for", kind="str", help="a substitute's (替补): the absent entry's name"),
+), doc="One player in one round of the tournament's report.")  # fmt: skip
+
+
+def report_csv_keys() -> list[str]:
+    """The report's CSV heading: its columns' keys, in order."""
+    return [c.key for c in REPORT.columns if c.csv]

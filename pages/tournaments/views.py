@@ -41,12 +41,12 @@ from pages.live import follow
 from pages.templatetags.tournament_words import wind_name
 from pages.tournaments.clock import clock_shown
 from pages.tournaments.forms import REASON_TEXT
-from pages.tournaments.widgets import report_rows, standings_rows
+from pages.tournaments.widgets import report_head, report_rows, standings_rows
 from pages.words import chinese, name_text
 from tournaments import selectors, services
 from tournaments.enums import RoundStatus, SeatingMethod, TournamentStatus
-from tournaments.readmodels import RoundCell, StandingRow, StandingsTable
-from tournaments.serializers import STANDINGS, fraction_text
+from tournaments.readmodels import ReportLine, RoundCell, StandingRow, StandingsTable
+from tournaments.serializers import REPORT, STANDINGS, fraction_text, report_csv_keys
 from tournaments.standings import TIEBREAKS
 
 if TYPE_CHECKING:
@@ -812,61 +812,48 @@ def report(request: HttpRequest, slug: str) -> HttpResponse:
     if (through := table.table.hidden_after) is not None and not director:
         # the hidden last rounds: not one of their results before they are revealed
         found = replace(found, rounds=tuple(r for r in found.rounds if r.round.number <= through))
-    cells = {(row.player, c.round): c for row in table.table.rows for c in row.rounds}
-    # a substitute's seat shows the cell of whom the table counts for (the absent entry's)
-    for sub in found.substitutes:
-        key = (sub.absent_id, sub.table.round.number)
-        if key in cells:
-            cells.setdefault((sub.substitute_id, key[1]), cells[key])
+    lines = selectors.report_lines(found, table.table)
     if request.GET.get("format") == "csv":
-        return _report_csv(tournament, found, cells)
+        return _report_csv(tournament, lines)
     members = club_selectors.has_role(request.user, tournament.club, Role.MEMBER)
-    winds = [wind_name(n) for n in range(4)]
     entered_by = _("entered by %(who)s")
     rounds = []
-    for detail in found.rounds:
-        number = detail.round.number
+    for detail, round_lines in zip(found.rounds, lines, strict=True):
         tables = [
-            {
-                "table": t,
-                "seats": [(s, cells.get((s.player, number))) for s in t.seats],
-                "by": ", ".join(found.entered_by.get(t.session, ())) if members else "",
-            }
-            for t in detail.table_rows
+            (seats, ", ".join(found.entered_by.get(seats[0].session, ())) if members else "")
+            for seats in _by_table(round_lines)
         ]
-        rounds.append({"detail": detail, "rows": report_rows(tables, winds, entered_by)})
+        rounds.append({"detail": detail, "rows": report_rows(tables, entered_by)})
     context = _context(
         request, tournament, standings=table, rows=standings_rows(table), rounds=rounds,
-        found=found, penalties=[(p, REASON_TEXT.get(p.reason, p.reason)) for p in found.penalties],
+        report_head=report_head(), found=found,
+        penalties=[(p, REASON_TEXT.get(p.reason, p.reason)) for p in found.penalties],
         points=" / ".join(str(p) for p in tournament.placement_points),
     )  # fmt: skip
     return render(request, "pages/tournaments/report.html", context)
 
 
-#: the report's CSV: one row per player and round
-REPORT_COLUMNS = ("round", "table", "seat", "player", "name", "table_score", "placement_points",
-                  "bye", "substitute_for")  # fmt: skip
+def _by_table(lines: Iterable[ReportLine]) -> list[list[ReportLine]]:
+    """A round's lines at tables (not its byes), a list a table, in the round's order."""
+    tables: list[list[ReportLine]] = []
+    for line in lines:
+        if line.table is None:
+            continue
+        if not tables or tables[-1][0].table != line.table:
+            tables.append([])
+        tables[-1].append(line)
+    return tables
 
 
-def _report_csv(tournament: Tournament, found, cells) -> HttpResponse:
+def _report_csv(tournament: Tournament, lines: Iterable[Iterable[ReportLine]]) -> HttpResponse:
+    """The report's CSV: a row a player and round, its columns ``REPORT``'s; text cells never
+    a formula (``safe_row``)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-report.csv"'
-    writer = csv.DictWriter(response, fieldnames=REPORT_COLUMNS)
+    writer = csv.DictWriter(response, fieldnames=report_csv_keys())
     writer.writeheader()
-    stood_in = {(s.table.round.number, s.substitute_id): s.absent for s in found.substitutes}
-    for detail in found.rounds:
-        number = detail.round.number
-        for row in [s for t in detail.table_rows for s in t.seats] + list(detail.bye_rows):
-            absent = stood_in.get((number, row.player))
-            cell = cells.get((row.player, number))
-            writer.writerow(safe_row({
-                "round": number, "table": row.table or "", "seat": "" if row.seat is None
-                else "ESWN"[row.seat], "player": row.player, "name": row.name,
-                "table_score": "" if cell is None else cell.table_score,
-                "placement_points": "" if cell is None else fraction_text(cell.placement_points),
-                "bye": "yes" if row.table is None else "",
-                "substitute_for": absent.name if absent else "",
-            }))  # fmt: skip
+    row = REPORT.csv_row
+    writer.writerows(safe_row(row(line)) for round_lines in lines for line in round_lines)
     return response
 
 
