@@ -88,6 +88,14 @@ def test_the_standings_a_page_at_a_time_then_everyone(browser, live_server, shot
         context.close()
 
 
+def look_under_the_sheet(page, more, shots, name: str) -> None:
+    """The phone's screen where the sheet says what it shows (and the whole page)."""
+    more.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots.folder / f"00-{name}-on-a-phone.png"))
+    shots(page, name)
+    no_sideways_scroll(page)
+
+
 def test_a_marathon_tables_sheet_its_newest_hands_then_every_one(browser, live_server, shots):
     table = TableSessionFactory(club=ClubFactory(visibility=Club.Visibility.PUBLIC))
     _hands(table, 60)
@@ -99,19 +107,13 @@ def test_a_marathon_tables_sheet_its_newest_hands_then_every_one(browser, live_s
         assert rows.first.locator("a.hand-link").inner_text() == "60"
         more = page.locator("#sheet-more")
         assert "显示最近 50 局（共 60 局）" in more.inner_text()
-        more.scroll_into_view_if_needed()
-        page.screenshot(path=str(shots.folder / "00-the-newest-50-on-a-phone.png"))
-        shots(page, "a marathon table's newest 50 hands")
-        no_sideways_scroll(page)
+        look_under_the_sheet(page, more, shots, "the-newest-50")
 
         more.get_by_role("link", name="显示全部 60 局").click()
         page.wait_for_url("**hands=all**")
         assert rows.count() == 60
         assert rows.last.locator("a.hand-link").inner_text() == "1"
-        more.scroll_into_view_if_needed()
-        page.screenshot(path=str(shots.folder / "00-every-hand-on-a-phone.png"))
-        shots(page, "a marathon table's every hand")
-        no_sideways_scroll(page)
+        look_under_the_sheet(page, more, shots, "every-hand")
 
         more.get_by_role("link", name="只显示最近 50 局").click()
         page.wait_for_function("!location.search.includes('hands=all')")
