@@ -47,6 +47,7 @@ from scoring.engine.settle import (
     WinResult,
     session_multiplier,
     settle,
+    stored_record,
 )
 from scoring.engine.settle.record import Event
 from scoring.engine.settle.result import REASON_NAMES
@@ -134,9 +135,10 @@ def stored_settlement(
     version: Hashable | None = None,
 ) -> Settlement:
     """A stored hand's settlement, typed: its stored form read back with its record under
-    the rules that settled it (``Settlement.from_dict``, any stored format); nothing is
-    settled again. What was stored was settled: a form that does not read is a corrupt row
-    (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
+    the rules that settled it (``Settlement.from_dict``, any stored format; the record by
+    ``stored_record``, as ``HandRecord.from_dict`` reads it without checking it again);
+    nothing is settled again. What was stored was settled: a form that does not read is a
+    corrupt row (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
 
     ``version`` names this state of the hand, whatever else it is (its id, revision and last
     change: ``clubs.selectors.settled_hand``): given, the settlement read is kept under it
@@ -144,7 +146,8 @@ def stored_settlement(
     key = None if version is None else (version, ruleset.fingerprint)
     if key is not None and (kept := _SETTLED.get(key)) is not None:
         return kept
-    settled = Settlement.from_dict(settlement, HandRecord.from_dict(record, ruleset))
+    # the record was checked when it was stored: read straight (the same record)
+    settled = Settlement.from_dict(settlement, stored_record(record, ruleset))
     if key is not None:
         _SETTLED.put(key, settled)
     return settled

@@ -40,6 +40,7 @@ from .result import (
     WinResult,
     upgraded_form,
 )
+from .stored import stored_record
 
 __all__ = [
     "BETTOR_LABELS",
@@ -69,6 +70,7 @@ __all__ = [
     "seat_label",
     "session_multiplier",
     "settle",
+    "stored_record",
     "upgraded_form",
     "with_bettors",
 ]
