@@ -71,7 +71,14 @@ class Payment(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Payment:
-        return cls(d["payer"], d["payee"], d["amount"], d["reason"], d["event"], d.get("mirrors"))
+        # made as the tuple it is, without the generated __new__'s call: a hand read back
+        # makes dozens of them
+        return _tuple_new(
+            cls, (d["payer"], d["payee"], d["amount"], d["reason"], d["event"], d.get("mirrors"))
+        )
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -103,14 +110,14 @@ class WinResult:
     def from_dict(cls, d: Mapping[str, Any], r: Ruleset) -> WinResult:
         tile = d["tile"]
         return cls(
-            event=d["event"],
-            seat=d["seat"],
-            from_=d["from"],
-            tile=None if tile is None else parse_tile(tile),
-            self_draw=d["self_draw"],
-            valuation=Valuation.from_dict(d, r),
-            amount=d["amount"],
-            verified=d.get("verified", True),
+            d["event"],
+            d["seat"],
+            d["from"],
+            None if tile is None else parse_tile(tile),
+            d["self_draw"],
+            Valuation.from_dict(d, r),
+            d["amount"],
+            d.get("verified", True),
         )
 
 
@@ -225,20 +232,21 @@ class Settlement:
         if version > SETTLEMENT_FORMAT:
             raise ValueError(f"settlement format {version} is newer than {SETTLEMENT_FORMAT}")
         r = record.ruleset
-        payments = tuple(Payment.from_dict(p) for p in d["payments"])
+        payment = Payment.from_dict
+        payments = tuple([payment(p) for p in d["payments"]])
         if version == 1:
             payments = tuple(relabelled_payment(p, record) for p in payments)
         draw = d["draw"]
         totals = d["totals"]
         return cls(
-            record=record,
-            wins=tuple(WinResult.from_dict(w, r) for w in d["wins"]),
-            payments=payments,
-            seat_totals=tuple(totals["seats"]),
-            bettor_totals=tuple(totals["bettors"]),
-            draw=None if draw is None else tuple(DrawSeat.from_dict(x) for x in draw),
-            next_dealer=d["next_dealer"],
-            finished=d["finished"],
+            record,
+            tuple([WinResult.from_dict(w, r) for w in d["wins"]]),
+            payments,
+            tuple(totals["seats"]),
+            tuple(totals["bettors"]),
+            None if draw is None else tuple([DrawSeat.from_dict(x) for x in draw]),
+            d["next_dealer"],
+            d["finished"],
         )
 
 

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import PRESETS, EngineError, resolve_ruleset
+from scoring.engine.evaluate import Valuation
 from scoring.engine.settle import (
     SETTLEMENT_FORMAT,
     HandRecord,
@@ -208,3 +209,25 @@ def test_a_ruleset_spec_names_a_false_win_its_huazhu_would_not_imply(preset):
     follows = resolve_ruleset({"preset": preset, "options": {"huazhu": "cap"}})
     assert follows.options.false_win == "huazhu"
     assert resolve_ruleset(follows.to_spec()) == follows
+
+
+def test_a_valuation_read_again_is_the_one_read_before_and_only_that():
+    """A valuation read back is kept by all it was read from: the same form reads as the same
+    (immutable) valuation; a form differing in anything read from it — a line's name, its
+    amount, a bonus line — reads as its own."""
+    result = settle(ROBBED)
+    form = stored(result.as_dict())["wins"][0]
+    rules = result.record.ruleset
+    first = Valuation.from_dict(form, rules)
+    assert Valuation.from_dict(stored(form), rules) is first
+    renamed = stored(form)
+    renamed["lines"][0]["en"] = "Another name"
+    assert Valuation.from_dict(renamed, rules).lines[0].en == "Another name"
+    unit = form["unit"]
+    more = stored(form)
+    more["lines"][-1][unit] += 1
+    assert Valuation.from_dict(more, rules).lines[-1].amount == form["lines"][-1][unit] + 1
+    bonus = stored(form)
+    bonus["lines"].append({"code": "self_draw", "zh": "自摸", "en": "Self-drawn", "value": 1})
+    assert Valuation.from_dict(bonus, rules).lines[-1].op == "bonus"
+    assert Valuation.from_dict(form, rules) is first
