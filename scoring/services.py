@@ -43,6 +43,7 @@ from scoring.engine.settle import (
     Kong,
     Payment,
     Settlement,
+    SettlementSummary,
     Win,
     WinResult,
     session_multiplier,
@@ -63,7 +64,8 @@ __all__ = [
     "Options", "REASON_NAMES", "asked_options", "option_schema", "said_options",
     # the typed settled hand and its parts, as pages read and word it
     "BETTOR_LABELS", "Evaluation", "Event", "FalseWin", "HandRecord", "Kong", "Line", "Payment",
-    "Settlement", "Valuation", "Win", "WinResult", "session_multiplier", "tile_name",
+    "Settlement", "SettlementSummary", "Valuation", "Win", "WinResult", "session_multiplier",
+    "tile_name",
 ]  # fmt: skip
 
 #: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
@@ -151,6 +153,15 @@ def stored_settlement(
     if key is not None:
         _SETTLED.put(key, settled)
     return settled
+
+
+def stored_summary(settlement: Mapping[str, Any]) -> SettlementSummary:
+    """A stored hand's settlement at a glance (its nets, its bettors' names, its wins, drawn
+    or not, shown or not), typed, read from its stored form alone: what
+    :func:`stored_settlement`'s ``summary()`` says, without reading the record or building
+    the rest (a table's 流水 sheet reads every hand of the table so). A form that does not
+    read is a corrupt row (``ValueError``)."""
+    return SettlementSummary.from_dict(settlement)
 
 
 def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:

@@ -152,7 +152,9 @@ class SheetRow(NamedTuple):
     """A hand on the 流水 sheet: its net per seat and per bettor (in the session's order), the
     running totals after it (None for a deleted hand, which no longer counts, and for one the
     table's confirmation rule holds, which does not count yet), its wins and
-    whether all of it was shown (an unverified hand was declared, RULES §6)."""
+    whether all of it was shown (an unverified hand was declared, RULES §6). These are read
+    from the hand's settlement at a glance (``SettlementSummary``); the whole settlement is
+    :attr:`settlement`, read when asked."""
 
     hand: Hand
     nets: tuple[int, ...]
@@ -162,7 +164,13 @@ class SheetRow(NamedTuple):
     wins: tuple[WinLine, ...]
     drawn: bool
     verified: bool
-    settlement: Settlement  # the hand as settled (:func:`settled_hand`)
+    rules: RulesetSnapshot | None  # the rules its settlement is read with (None: its own)
+
+    @property
+    def settlement(self) -> Settlement:
+        """The hand as settled (:func:`settled_hand`, kept by the hand's state once read): a
+        sheet drawn from nothing reads 400 hands' figures and needs few whole settlements."""
+        return settled_hand(self.hand, self.rules)
 
 
 @dataclass
@@ -200,19 +208,16 @@ class TableSheet:
 def _sheet_row(
     hand: Hand, bettor_index: dict[str, int], n_bettors: int, rules: RulesetSnapshot | None
 ) -> SheetRow:
-    settled = settled_hand(hand, rules)
+    settled = scoring_services.stored_summary(hand.settlement)
     bettor_nets = [0] * n_bettors
-    for b, net in zip(settled.record.bettors, settled.bettor_totals, strict=False):
-        index = bettor_index.get(b.name)
+    for name, net in zip(settled.bettors, settled.bettor_totals, strict=False):
+        index = bettor_index.get(name)
         if index is not None:
             bettor_nets[index] += net
-    wins = tuple(
-        WinLine(w.seat, w.from_, w.valuation.pattern, w.valuation.roots, w.amount, w.verified)
-        for w in settled.wins
-    )
+    wins = tuple([WinLine._make(w) for w in settled.wins])
     return SheetRow(
-        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins,
-        settled.draw is not None, settled.verified, settled,
+        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins, settled.drawn,
+        settled.verified, rules,
     )  # fmt: skip
 
 

@@ -37,7 +37,9 @@ from .result import (
     DrawWait,
     Payment,
     Settlement,
+    SettlementSummary,
     WinResult,
+    WinSummary,
     upgraded_form,
 )
 from .stored import stored_record
@@ -59,9 +61,11 @@ __all__ = [
     "Payment",
     "Replay",
     "Settlement",
+    "SettlementSummary",
     "Shown",
     "Win",
     "WinResult",
+    "WinSummary",
     "Winner",
     "bettor_seat",
     "next_dealer",

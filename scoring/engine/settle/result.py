@@ -180,6 +180,63 @@ class DrawSeat:
         )
 
 
+class WinSummary(NamedTuple):
+    """One win of a settled hand at a glance: the winner, the discarder (None: 自摸), the
+    pattern and roots, what each payer paid him for it, and whether his tiles were shown."""
+
+    seat: int
+    from_: int | None
+    pattern: str
+    roots: int
+    amount: int
+    verified: bool
+
+
+class SettlementSummary(NamedTuple):
+    """A settled hand at a glance, as a table's 流水 sheet shows each of its hands: the net
+    per seat and per bettor, the bettors' names (in the record's order), the wins, whether
+    the wall ran out (流局) and whether everything was shown (:attr:`Settlement.verified`).
+
+    :meth:`from_dict` reads it from a stored form alone — no record, no rules, no valuation
+    built — so a sheet of 400 hands read from nothing costs what reading their forms costs;
+    it is what :meth:`Settlement.summary` says of the settlement the form reads as."""
+
+    seat_totals: tuple[int, ...]
+    bettor_totals: tuple[int, ...]
+    bettors: tuple[str, ...]
+    wins: tuple[WinSummary, ...]
+    drawn: bool
+    verified: bool
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SettlementSummary:
+        """The summary of a stored form (:meth:`Settlement.as_dict`, any ``format`` so far:
+        a form of format 1 may lack ``verified``, and was shown). ``ValueError`` for a form
+        newer than this code, as :meth:`Settlement.from_dict`."""
+        version = d.get("format", 1)
+        if version > SETTLEMENT_FORMAT:
+            raise ValueError(f"settlement format {version} is newer than {SETTLEMENT_FORMAT}")
+        wins = tuple([_win_summary(w) for w in d["wins"]])
+        draw = d["draw"]
+        totals = d["totals"]
+        verified = all(w.verified for w in wins) and (
+            draw is None or all(x.get("verified", True) for x in draw)
+        )
+        return cls(
+            tuple(totals["seats"]),
+            tuple(totals["bettors"]),
+            tuple([b["name"] for b in d["bettors"]]),
+            wins,
+            draw is not None,
+            verified,
+        )
+
+
+def _win_summary(w: Mapping[str, Any]) -> WinSummary:
+    fields = (w["seat"], w["from"], w["pattern"], w["roots"], w["amount"], w.get("verified", True))
+    return _tuple_new(WinSummary, fields)
+
+
 @dataclass(frozen=True)
 class Settlement:
     """A settled hand: zero-sum across the seats and the bettors (proven before it is made)."""
@@ -198,6 +255,23 @@ class Settlement:
         """Whether every winner and every player at the draw was shown by his tiles (False
         when anything was declared, RULES §6)."""
         return all(w.verified for w in self.wins) and all(d.verified for d in self.draw or ())
+
+    def summary(self) -> SettlementSummary:
+        """The settlement at a glance (what :meth:`SettlementSummary.from_dict` reads from its
+        stored form)."""
+        return SettlementSummary(
+            self.seat_totals,
+            self.bettor_totals,
+            tuple(b.name for b in self.record.bettors),
+            tuple(
+                WinSummary(
+                    w.seat, w.from_, w.valuation.pattern, w.valuation.roots, w.amount, w.verified
+                )
+                for w in self.wins
+            ),
+            self.draw is not None,
+            self.verified,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         rec = self.record

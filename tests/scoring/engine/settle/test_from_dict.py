@@ -5,7 +5,8 @@ with random options), every worked case of ``cases/settle.json``, and every pres
 form of format 1 (stored before 杠钱归胡家 had its own reason) reads as format 2.
 
 Both ways: ``X.from_dict(x.as_dict()) == x``, and ``from_dict(d).as_dict() == d`` for the
-form ``d`` itself (through JSON, as the database keeps it).
+form ``d`` itself (through JSON, as the database keeps it). And the summary read from the form
+alone (``SettlementSummary.from_dict``, the 流水 sheet's) is what the settlement says of itself.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from scoring.engine.settle import (
     SETTLEMENT_FORMAT,
     HandRecord,
     Settlement,
+    SettlementSummary,
     settle,
     upgraded_form,
 )
@@ -49,6 +51,8 @@ def check_inverse(result: Settlement) -> None:
     back = Settlement.from_dict(d, read)
     assert back == result
     assert back.as_dict() == d
+    # at a glance (the 流水 sheet's), from the form alone: what the settlement says
+    assert SettlementSummary.from_dict(d) == result.summary()
     # a stored hand keeps its record without the ruleset: its session pinned it
     bare = {k: v for k, v in form.items() if k != "ruleset"}
     assert HandRecord.from_dict(bare, rec.ruleset) == rec
@@ -172,12 +176,17 @@ def test_a_format_1_form_without_verified_reads_as_shown():
         del w["verified"]
     del old["verified"]
     assert Settlement.from_dict(old, result.record) == result
+    assert SettlementSummary.from_dict(old) == result.summary()
+    assert SettlementSummary.from_dict(old).verified
 
 
 def test_a_form_newer_than_the_code_is_refused():
     result = settle(TRANSFERRED)
+    newer = {**result.as_dict(), "format": SETTLEMENT_FORMAT + 1}
     with pytest.raises(ValueError, match="newer"):
-        Settlement.from_dict({**result.as_dict(), "format": SETTLEMENT_FORMAT + 1}, result.record)
+        Settlement.from_dict(newer, result.record)
+    with pytest.raises(ValueError, match="newer"):
+        SettlementSummary.from_dict(newer)
 
 
 @pytest.mark.parametrize(
