@@ -155,13 +155,15 @@ def stored_settlement(
     return settled
 
 
-def stored_summary(settlement: Mapping[str, Any]) -> SettlementSummary:
-    """A stored hand's settlement at a glance (its nets, its bettors' names, its wins, drawn
-    or not, shown or not), typed, read from its stored form alone: what
+def stored_summary(
+    *, record: Mapping[str, Any], settlement: Mapping[str, Any]
+) -> SettlementSummary:
+    """A stored hand's settlement at a glance (its nets, its bettors' names, its wins and
+    false wins, drawn or not, shown or not), typed, read from its stored forms: what
     :func:`stored_settlement`'s ``summary()`` says, without reading the record or building
     the rest (a table's 流水 sheet reads every hand of the table so). A form that does not
-    read is a corrupt row (``ValueError``)."""
-    return SettlementSummary.from_dict(settlement)
+    read is a corrupt row (``ValueError``, ``KeyError``)."""
+    return SettlementSummary.from_dict(settlement, record)
 
 
 def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:

@@ -102,7 +102,8 @@ def test_the_sheet_reads_a_hand_at_a_glance_and_its_settlement_when_asked(hand):
     (row,) = table_sheet(session_page(hand.session_id)).rows
     settled = settled_hand(Hand.objects.get(pk=hand.pk))
     assert (row.nets, row.drawn, row.verified) == (settled.seat_totals, False, True)
-    assert [tuple(w) for w in row.wins] == [(1, 2, "pinghu", 0, 2, True)]
+    assert [tuple(w) for w in row.wins] == [(1, 2, "pinghu", 0, 2, True, 1)]
+    assert row.false_wins == ()
     assert row.settlement == settled
     assert robbed_kong_money(row.settlement) == [0, 3, 0, 0]
 

@@ -24,7 +24,7 @@ from ..evaluate import Valuation
 from ..rulesets import Ruleset
 from ..tiles import parse_tile, tile_name
 from .dealer import session_multiplier
-from .record import HandRecord, Win
+from .record import FalseWin, HandRecord, Win
 
 #: the version of :meth:`Settlement.as_dict`'s form (see the module's docstring)
 SETTLEMENT_FORMAT = 2
@@ -182,7 +182,8 @@ class DrawSeat:
 
 class WinSummary(NamedTuple):
     """One win of a settled hand at a glance: the winner, the discarder (None: 自摸), the
-    pattern and roots, what each payer paid him for it, and whether his tiles were shown."""
+    pattern and roots, what each payer paid him for it, whether his tiles were shown, and
+    its event (index into the record's events)."""
 
     seat: int
     from_: int | None
@@ -190,28 +191,33 @@ class WinSummary(NamedTuple):
     roots: int
     amount: int
     verified: bool
+    event: int
 
 
 class SettlementSummary(NamedTuple):
     """A settled hand at a glance, as a table's 流水 sheet shows each of its hands: the net
-    per seat and per bettor, the bettors' names (in the record's order), the wins, whether
-    the wall ran out (流局) and whether everything was shown (:attr:`Settlement.verified`).
+    per seat and per bettor, the bettors' names (in the record's order), the wins, the false
+    wins (诈胡: the record's ``FalseWin`` events), whether the wall ran out (流局) and whether
+    everything was shown (:attr:`Settlement.verified`).
 
-    :meth:`from_dict` reads it from a stored form alone — no record, no rules, no valuation
-    built — so a sheet of 400 hands read from nothing costs what reading their forms costs;
-    it is what :meth:`Settlement.summary` says of the settlement the form reads as."""
+    :meth:`from_dict` reads it from the stored forms — the settlement's, and of the record's
+    only its false wins: no record, no rules, no valuation built — so a sheet of 400 hands
+    read from nothing costs what reading their forms costs; it is what
+    :meth:`Settlement.summary` says of the settlement the forms read as."""
 
     seat_totals: tuple[int, ...]
     bettor_totals: tuple[int, ...]
     bettors: tuple[str, ...]
     wins: tuple[WinSummary, ...]
+    false_wins: tuple[FalseWin, ...]
     drawn: bool
     verified: bool
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> SettlementSummary:
-        """The summary of a stored form (:meth:`Settlement.as_dict`, any ``format`` so far:
-        a form of format 1 may lack ``verified``, and was shown). ``ValueError`` for a form
+    def from_dict(cls, d: Mapping[str, Any], record: Mapping[str, Any]) -> SettlementSummary:
+        """The summary of a stored settlement ``d`` (:meth:`Settlement.as_dict`, any
+        ``format`` so far: a form of format 1 may lack ``verified``, and was shown) and its
+        hand's stored ``record`` (a form the engine accepted). ``ValueError`` for a form
         newer than this code, as :meth:`Settlement.from_dict`."""
         version = d.get("format", 1)
         if version > SETTLEMENT_FORMAT:
@@ -227,13 +233,23 @@ class SettlementSummary(NamedTuple):
             tuple(totals["bettors"]),
             tuple([b["name"] for b in d["bettors"]]),
             wins,
+            tuple(
+                [
+                    FalseWin(i, ev["seat"])
+                    for i, ev in enumerate(record.get("events") or ())
+                    if ev["type"] == "false_win"
+                ]
+            ),
             draw is not None,
             verified,
         )
 
 
 def _win_summary(w: Mapping[str, Any]) -> WinSummary:
-    fields = (w["seat"], w["from"], w["pattern"], w["roots"], w["amount"], w.get("verified", True))
+    fields = (
+        w["seat"], w["from"], w["pattern"], w["roots"], w["amount"], w.get("verified", True),
+        w["event"],
+    )  # fmt: skip
     return _tuple_new(WinSummary, fields)
 
 
@@ -265,10 +281,17 @@ class Settlement:
             tuple(b.name for b in self.record.bettors),
             tuple(
                 WinSummary(
-                    w.seat, w.from_, w.valuation.pattern, w.valuation.roots, w.amount, w.verified
+                    w.seat,
+                    w.from_,
+                    w.valuation.pattern,
+                    w.valuation.roots,
+                    w.amount,
+                    w.verified,
+                    w.event,
                 )
                 for w in self.wins
             ),
+            tuple(ev for ev in self.record.events if isinstance(ev, FalseWin)),
             self.draw is not None,
             self.verified,
         )

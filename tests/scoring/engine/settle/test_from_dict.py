@@ -6,7 +6,8 @@ form of format 1 (stored before 杠钱归胡家 had its own reason) reads as for
 
 Both ways: ``X.from_dict(x.as_dict()) == x``, and ``from_dict(d).as_dict() == d`` for the
 form ``d`` itself (through JSON, as the database keeps it). And the summary read from the form
-alone (``SettlementSummary.from_dict``, the 流水 sheet's) is what the settlement says of itself.
+and the record's (``SettlementSummary.from_dict``, the 流水 sheet's) is what the settlement
+says of itself.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def check_inverse(result: Settlement) -> None:
     rec = result.record
     form = stored(rec.as_dict())
     read = HandRecord.from_dict(form)
+    bare = {k: v for k, v in form.items() if k != "ruleset"}
     assert read == rec
     assert read.as_dict() == form
     d = stored(result.as_dict())
@@ -51,10 +53,10 @@ def check_inverse(result: Settlement) -> None:
     back = Settlement.from_dict(d, read)
     assert back == result
     assert back.as_dict() == d
-    # at a glance (the 流水 sheet's), from the form alone: what the settlement says
-    assert SettlementSummary.from_dict(d) == result.summary()
+    # at a glance (the 流水 sheet's), from the forms alone: what the settlement says
+    assert SettlementSummary.from_dict(d, form) == result.summary()
+    assert SettlementSummary.from_dict(d, bare) == result.summary()
     # a stored hand keeps its record without the ruleset: its session pinned it
-    bare = {k: v for k, v in form.items() if k != "ruleset"}
     assert HandRecord.from_dict(bare, rec.ruleset) == rec
 
 
@@ -176,8 +178,9 @@ def test_a_format_1_form_without_verified_reads_as_shown():
         del w["verified"]
     del old["verified"]
     assert Settlement.from_dict(old, result.record) == result
-    assert SettlementSummary.from_dict(old) == result.summary()
-    assert SettlementSummary.from_dict(old).verified
+    form = stored(result.record.as_dict())
+    assert SettlementSummary.from_dict(old, form) == result.summary()
+    assert SettlementSummary.from_dict(old, form).verified
 
 
 def test_a_form_newer_than_the_code_is_refused():
@@ -186,7 +189,7 @@ def test_a_form_newer_than_the_code_is_refused():
     with pytest.raises(ValueError, match="newer"):
         Settlement.from_dict(newer, result.record)
     with pytest.raises(ValueError, match="newer"):
-        SettlementSummary.from_dict(newer)
+        SettlementSummary.from_dict(newer, result.record.as_dict())
 
 
 @pytest.mark.parametrize(

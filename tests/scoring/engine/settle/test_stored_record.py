@@ -2,7 +2,8 @@
 ``parse_record`` reads from the form, for every form the engine accepts — as a scorer sent it
 (the fuzz corpus, the worked cases) and spelt every other way it accepts (Chinese suit marks,
 spaces, the defaults left out or written out) — and a form it never accepted refused as
-``parse_record`` refuses it."""
+``parse_record`` refuses it. The false wins a hand's summary reads from such a form are the
+record's."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import PRESETS, EngineError, resolve_ruleset
-from scoring.engine.settle import parse_record, settle, stored_record
+from scoring.engine.settle import (
+    FalseWin,
+    SettlementSummary,
+    parse_record,
+    settle,
+    stored_record,
+)
 
 from ..records import KINDS, fuzz_record
 from .test_cases import CASES
@@ -64,6 +71,10 @@ def check_alike(data: dict) -> None:
             stored_record(bare, rules)
         return
     assert stored_record(bare, rules) == expected
+    # the false wins a sheet reads from the form as it was sent are the record's
+    settled = json.loads(json.dumps(settle({**bare, "ruleset": rules}).as_dict()))
+    false_wins = tuple(ev for ev in expected.events if isinstance(ev, FalseWin))
+    assert SettlementSummary.from_dict(settled, bare).false_wins == false_wins
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
