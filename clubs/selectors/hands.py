@@ -217,7 +217,7 @@ def _sheet_row(
         index = bettor_index.get(name)
         if index is not None:
             bettor_nets[index] += net
-    wins = tuple([WinLine._make(w) for w in settled.wins])
+    wins = tuple([WinLine._make(w) for w in settled.wins])  # (WinSummary's fields, in order)
     return SheetRow(
         hand, settled.seat_totals, tuple(bettor_nets), None, None, wins, settled.false_wins,
         settled.drawn, settled.verified, rules,
