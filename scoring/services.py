@@ -43,10 +43,12 @@ from scoring.engine.settle import (
     Kong,
     Payment,
     Settlement,
+    SettlementSummary,
     Win,
     WinResult,
     session_multiplier,
     settle,
+    stored_record,
 )
 from scoring.engine.settle.record import Event
 from scoring.engine.settle.result import REASON_NAMES
@@ -62,7 +64,8 @@ __all__ = [
     "Options", "REASON_NAMES", "asked_options", "option_schema", "said_options",
     # the typed settled hand and its parts, as pages read and word it
     "BETTOR_LABELS", "Evaluation", "Event", "FalseWin", "HandRecord", "Kong", "Line", "Payment",
-    "Settlement", "Valuation", "Win", "WinResult", "session_multiplier", "tile_name",
+    "Settlement", "SettlementSummary", "Valuation", "Win", "WinResult", "session_multiplier",
+    "tile_name",
 ]  # fmt: skip
 
 #: the rules snapshots pinned, by fingerprint: rebuilt from a description once per process
@@ -134,9 +137,10 @@ def stored_settlement(
     version: Hashable | None = None,
 ) -> Settlement:
     """A stored hand's settlement, typed: its stored form read back with its record under
-    the rules that settled it (``Settlement.from_dict``, any stored format); nothing is
-    settled again. What was stored was settled: a form that does not read is a corrupt row
-    (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
+    the rules that settled it (``Settlement.from_dict``, any stored format; the record by
+    ``stored_record``, as ``HandRecord.from_dict`` reads it without checking it again);
+    nothing is settled again. What was stored was settled: a form that does not read is a
+    corrupt row (``ValueError``, or the engine's ``EngineError``), never a scorer's mistake.
 
     ``version`` names this state of the hand, whatever else it is (its id, revision and last
     change: ``clubs.selectors.settled_hand``): given, the settlement read is kept under it
@@ -144,10 +148,22 @@ def stored_settlement(
     key = None if version is None else (version, ruleset.fingerprint)
     if key is not None and (kept := _SETTLED.get(key)) is not None:
         return kept
-    settled = Settlement.from_dict(settlement, HandRecord.from_dict(record, ruleset))
+    # the record was checked when it was stored: read straight (the same record)
+    settled = Settlement.from_dict(settlement, stored_record(record, ruleset))
     if key is not None:
         _SETTLED.put(key, settled)
     return settled
+
+
+def stored_summary(
+    *, record: Mapping[str, Any], settlement: Mapping[str, Any]
+) -> SettlementSummary:
+    """A stored hand's settlement at a glance (its nets, its bettors' names, its wins and
+    false wins, drawn or not, shown or not), typed, read from its stored forms: what
+    :func:`stored_settlement`'s ``summary()`` says, without reading the record or building
+    the rest (a table's 流水 sheet reads every hand of the table so). A form that does not
+    read is a corrupt row (``ValueError``, ``KeyError``)."""
+    return SettlementSummary.from_dict(settlement, record)
 
 
 def ruleset_rebuild(description: Any, path: str = "description") -> Ruleset:

@@ -33,7 +33,7 @@ from scoring.engine import (
 )
 from scoring.engine.declared import Declaration
 from scoring.engine.melds import Meld
-from scoring.engine.settle import Settlement, Win, WinResult
+from scoring.engine.settle import FalseWin, Settlement, Win, WinResult
 from scoring.models import RulesetSnapshot
 
 from .sessions import SessionTotals, session_totals
@@ -145,7 +145,8 @@ def hand_version(pk: int | None, revision: int, updated_at: datetime | None) -> 
 
 class WinLine(NamedTuple):
     """One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's
-    code, the value per payer, and whether the tiles were shown (verified)."""
+    code, the value per payer, whether the tiles were shown (verified), and its event (the
+    order of the hand's wins and false wins)."""
 
     seat: int
     from_: int | None
@@ -153,13 +154,16 @@ class WinLine(NamedTuple):
     roots: int
     amount: int
     verified: bool
+    event: int
 
 
 class SheetRow(NamedTuple):
     """A hand on the 流水 sheet: its net per seat and per bettor (in the session's order), the
     running totals after it (None for a deleted hand, which no longer counts, and for one the
-    table's confirmation rule holds, which does not count yet), its wins and
-    whether all of it was shown (an unverified hand was declared, RULES §6)."""
+    table's confirmation rule holds, which does not count yet), its wins and false wins (诈胡),
+    and whether all of it was shown (an unverified hand was declared, RULES §6). These are
+    read from the hand's settlement at a glance (``SettlementSummary``); the whole settlement
+    is :attr:`settlement`, read when asked (a false win's words need its payments)."""
 
     hand: Hand
     nets: tuple[int, ...]
@@ -167,9 +171,16 @@ class SheetRow(NamedTuple):
     running: tuple[int, ...] | None
     bettor_running: tuple[int, ...] | None
     wins: tuple[WinLine, ...]
+    false_wins: tuple[FalseWin, ...]
     drawn: bool
     verified: bool
-    settlement: Settlement  # the hand as settled (:func:`settled_hand`)
+    rules: RulesetSnapshot | None  # the rules its settlement is read with (None: its own)
+
+    @property
+    def settlement(self) -> Settlement:
+        """The hand as settled (:func:`settled_hand`, kept by the hand's state once read): a
+        sheet drawn from nothing reads 400 hands' figures and needs few whole settlements."""
+        return settled_hand(self.hand, self.rules)
 
 
 @dataclass
@@ -207,19 +218,16 @@ class TableSheet:
 def _sheet_row(
     hand: Hand, bettor_index: dict[str, int], n_bettors: int, rules: RulesetSnapshot | None
 ) -> SheetRow:
-    settled = settled_hand(hand, rules)
+    settled = scoring_services.stored_summary(record=hand.record, settlement=hand.settlement)
     bettor_nets = [0] * n_bettors
-    for b, net in zip(settled.record.bettors, settled.bettor_totals, strict=False):
-        index = bettor_index.get(b.name)
+    for name, net in zip(settled.bettors, settled.bettor_totals, strict=False):
+        index = bettor_index.get(name)
         if index is not None:
             bettor_nets[index] += net
-    wins = tuple(
-        WinLine(w.seat, w.from_, w.valuation.pattern, w.valuation.roots, w.amount, w.verified)
-        for w in settled.wins
-    )
+    wins = tuple([WinLine._make(w) for w in settled.wins])  # (WinSummary's fields, in order)
     return SheetRow(
-        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins,
-        settled.draw is not None, settled.verified, settled,
+        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins, settled.false_wins,
+        settled.drawn, settled.verified, rules,
     )  # fmt: skip
 
 

@@ -432,8 +432,9 @@ def _win_words(sheet, row: selectors.SheetRow, names=None, menu=None) -> list[st
     and the draw, when the wall ran out."""
     if names is None:
         names, menu = _names(sheet)
-    fouls = false_win_lines(row.settlement, names)
-    events = [w.event for w in row.settlement.wins]
+    # the whole settlement is read for a hand with a false win only: its payments say it
+    fouls = false_win_lines(row.settlement, names) if row.false_wins else []
+    events = [w.event for w in row.wins]
     lines = list(zip(events, _wins_said(row, names, menu), strict=True))
     out = [text for _, text in sorted(lines + fouls, key=lambda line: line[0])]
     if row.drawn:

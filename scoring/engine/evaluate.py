@@ -117,9 +117,30 @@ class Valuation:
         """The valuation :meth:`as_dict` wrote under ``r`` (a stored win carries it). A line's
         ``op`` is not written: the first line is the base pattern, a line giving ``value``
         the after-cap bonus, ``cap`` the cap, any other an extra step of ``r``'s curve (as
-        :func:`_lines` makes them)."""
+        :func:`_lines` makes them).
+
+        A club's wins are worth the same few valuations again and again: one read from the
+        same form (everything read from it is in the key) is the one read before."""
         unit = d["unit"]
         extra_op = "times" if r.curve == "multiple" else "add"
+        # fmt: off
+        key = (
+            extra_op, unit, d["pattern"], tuple(d["patterns"]), d["roots"], d["total"],
+            d["value"], d["capped"],
+            *[(line["code"], line["zh"], line["en"], line.get("value", _ABSENT),
+               line.get(unit, _ABSENT)) for line in d["lines"]],
+        )
+        # fmt: on
+        kept = _READ_BACK.get(key)
+        if kept is None:
+            kept = cls._read(d, unit, extra_op)
+            if len(_READ_BACK) >= READ_BACK_SIZE:
+                _READ_BACK.clear()  # bounded: the ones in use come back at once
+            _READ_BACK[key] = kept
+        return kept
+
+    @classmethod
+    def _read(cls, d: Mapping[str, Any], unit: str, extra_op: str) -> Valuation:
         lines = []
         for i, line in enumerate(d["lines"]):
             code = line["code"]
@@ -148,6 +169,13 @@ class Valuation:
     def rendered_lines(self) -> list[dict[str, Any]]:
         """Lines as JSON; valuations are shared through the memo, so this is built once."""
         return [line.as_dict(self.unit) for line in self.lines]
+
+
+#: the valuations read back from stored forms (:meth:`Valuation.from_dict`), by what each was
+#: read from; at most this many (a club's hands have a few dozen valuations between them)
+READ_BACK_SIZE = 1024
+_READ_BACK: dict[tuple, Valuation] = {}
+_ABSENT = object()  # (a line's field not written, in a key)
 
 
 def readings(sig: int) -> list[int]:

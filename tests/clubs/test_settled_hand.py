@@ -18,9 +18,9 @@ from __future__ import annotations
 import pytest
 
 from clubs.models import Hand, Payment, Role
-from clubs.selectors import settled_hand
-from clubs.services.hands import hand_record
-from scoring.engine.settle import Settlement
+from clubs.selectors import WinLine, session_page, settled_hand, table_sheet
+from clubs.services.hands import hand_correct, hand_record
+from scoring.engine.settle import Settlement, WinSummary
 from scoring.services import ruleset_snapshot_get_or_create
 from tests.clubs.factories import ClubFactory, TableSessionFactory, member
 
@@ -84,3 +84,40 @@ def test_the_payment_rows_say_kong_to_winner(hand):
         ("win", 2),
         ("kong_to_winner", 3),
     ]
+
+
+#: ROBBED corrected: S1 wins the same tiles on S3's discard, no kong (平胡 0 fan → 1)
+CORRECTED = {
+    "dealer": 0,
+    "events": [
+        {"type": "win", "from": 3, "tile": "4p", "situation": [],
+         "winners": [{"seat": 1, "concealed": "123m456m789m11p23p"}]},
+    ],
+}  # fmt: skip
+
+
+def test_the_sheet_reads_a_hand_at_a_glance_and_its_settlement_when_asked(hand):
+    """The 流水 sheet's row: its figures from the settlement at a glance, and the whole
+    settlement (``row.settlement``) the one ``settled_hand`` reads."""
+    (row,) = table_sheet(session_page(hand.session_id)).rows
+    settled = settled_hand(Hand.objects.get(pk=hand.pk))
+    assert (row.nets, row.drawn, row.verified) == (settled.seat_totals, False, True)
+    assert [tuple(w) for w in row.wins] == [(1, 2, "pinghu", 0, 2, True, 1)]
+    assert row.false_wins == ()
+    assert WinLine._fields == WinSummary._fields  # a row's win is the summary's, field by field
+    assert row.settlement == settled
+    assert robbed_kong_money(row.settlement) == [0, 3, 0, 0]
+
+
+def test_a_corrected_hand_is_read_anew(hand):
+    """A correction is a new state of the hand: the sheet and its settlement read it, not
+    the one read (and kept) before."""
+    before = table_sheet(session_page(hand.session_id)).rows[0].settlement
+    hand_correct(hand=hand, data=CORRECTED, user=hand.entered_by)
+    (row,) = table_sheet(session_page(hand.session_id)).rows
+    corrected = row.settlement
+    assert corrected != before
+    assert len(corrected.record.events) == 1
+    assert robbed_kong_money(corrected) == [0, 0, 0, 0]
+    assert row.nets == corrected.seat_totals == (0, 1, 0, -1)
+    assert [(w.seat, w.from_, w.pattern) for w in row.wins] == [(1, 3, "pinghu")]

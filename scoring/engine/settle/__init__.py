@@ -37,9 +37,12 @@ from .result import (
     DrawWait,
     Payment,
     Settlement,
+    SettlementSummary,
     WinResult,
+    WinSummary,
     upgraded_form,
 )
+from .stored import stored_record
 
 __all__ = [
     "BETTOR_LABELS",
@@ -58,9 +61,11 @@ __all__ = [
     "Payment",
     "Replay",
     "Settlement",
+    "SettlementSummary",
     "Shown",
     "Win",
     "WinResult",
+    "WinSummary",
     "Winner",
     "bettor_seat",
     "next_dealer",
@@ -69,6 +74,7 @@ __all__ = [
     "seat_label",
     "session_multiplier",
     "settle",
+    "stored_record",
     "upgraded_form",
     "with_bettors",
 ]

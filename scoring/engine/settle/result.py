@@ -24,7 +24,7 @@ from ..evaluate import Valuation
 from ..rulesets import Ruleset
 from ..tiles import parse_tile, tile_name
 from .dealer import session_multiplier
-from .record import HandRecord, Win
+from .record import FalseWin, HandRecord, Win
 
 #: the version of :meth:`Settlement.as_dict`'s form (see the module's docstring)
 SETTLEMENT_FORMAT = 2
@@ -71,7 +71,14 @@ class Payment(NamedTuple):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Payment:
-        return cls(d["payer"], d["payee"], d["amount"], d["reason"], d["event"], d.get("mirrors"))
+        # made as the tuple it is, without the generated __new__'s call: a hand read back
+        # makes dozens of them
+        return _tuple_new(
+            cls, (d["payer"], d["payee"], d["amount"], d["reason"], d["event"], d.get("mirrors"))
+        )
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -103,14 +110,14 @@ class WinResult:
     def from_dict(cls, d: Mapping[str, Any], r: Ruleset) -> WinResult:
         tile = d["tile"]
         return cls(
-            event=d["event"],
-            seat=d["seat"],
-            from_=d["from"],
-            tile=None if tile is None else parse_tile(tile),
-            self_draw=d["self_draw"],
-            valuation=Valuation.from_dict(d, r),
-            amount=d["amount"],
-            verified=d.get("verified", True),
+            d["event"],
+            d["seat"],
+            d["from"],
+            None if tile is None else parse_tile(tile),
+            d["self_draw"],
+            Valuation.from_dict(d, r),
+            d["amount"],
+            d.get("verified", True),
         )
 
 
@@ -173,6 +180,79 @@ class DrawSeat:
         )
 
 
+class WinSummary(NamedTuple):
+    """One win of a settled hand at a glance: the winner, the discarder (None: 自摸), the
+    pattern and roots, what each payer paid him for it, whether his tiles were shown, and
+    its event (index into the record's events)."""
+
+    seat: int
+    from_: int | None
+    pattern: str
+    roots: int
+    amount: int
+    verified: bool
+    event: int
+
+
+class SettlementSummary(NamedTuple):
+    """A settled hand at a glance, as a table's 流水 sheet shows each of its hands: the net
+    per seat and per bettor, the bettors' names (in the record's order), the wins, the false
+    wins (诈胡: the record's ``FalseWin`` events), whether the wall ran out (流局) and whether
+    everything was shown (:attr:`Settlement.verified`).
+
+    :meth:`from_dict` reads it from the stored forms — the settlement's, and of the record's
+    only its false wins: no record, no rules, no valuation built — so a sheet of 400 hands
+    read from nothing costs what reading their forms costs; it is what
+    :meth:`Settlement.summary` says of the settlement the forms read as."""
+
+    seat_totals: tuple[int, ...]
+    bettor_totals: tuple[int, ...]
+    bettors: tuple[str, ...]
+    wins: tuple[WinSummary, ...]
+    false_wins: tuple[FalseWin, ...]
+    drawn: bool
+    verified: bool
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], record: Mapping[str, Any]) -> SettlementSummary:
+        """The summary of a stored settlement ``d`` (:meth:`Settlement.as_dict`, any
+        ``format`` so far: a form of format 1 may lack ``verified``, and was shown) and its
+        hand's stored ``record`` (a form the engine accepted). ``ValueError`` for a form
+        newer than this code, as :meth:`Settlement.from_dict`."""
+        version = d.get("format", 1)
+        if version > SETTLEMENT_FORMAT:
+            raise ValueError(f"settlement format {version} is newer than {SETTLEMENT_FORMAT}")
+        wins = tuple([_win_summary(w) for w in d["wins"]])
+        draw = d["draw"]
+        totals = d["totals"]
+        verified = all(w.verified for w in wins) and (
+            draw is None or all(x.get("verified", True) for x in draw)
+        )
+        return cls(
+            tuple(totals["seats"]),
+            tuple(totals["bettors"]),
+            tuple([b["name"] for b in d["bettors"]]),
+            wins,
+            tuple(
+                [
+                    FalseWin(i, ev["seat"])
+                    for i, ev in enumerate(record.get("events") or ())
+                    if ev["type"] == "false_win"
+                ]
+            ),
+            draw is not None,
+            verified,
+        )
+
+
+def _win_summary(w: Mapping[str, Any]) -> WinSummary:
+    fields = (
+        w["seat"], w["from"], w["pattern"], w["roots"], w["amount"], w.get("verified", True),
+        w["event"],
+    )  # fmt: skip
+    return _tuple_new(WinSummary, fields)
+
+
 @dataclass(frozen=True)
 class Settlement:
     """A settled hand: zero-sum across the seats and the bettors (proven before it is made)."""
@@ -191,6 +271,30 @@ class Settlement:
         """Whether every winner and every player at the draw was shown by his tiles (False
         when anything was declared, RULES §6)."""
         return all(w.verified for w in self.wins) and all(d.verified for d in self.draw or ())
+
+    def summary(self) -> SettlementSummary:
+        """The settlement at a glance (what :meth:`SettlementSummary.from_dict` reads from its
+        stored form)."""
+        return SettlementSummary(
+            self.seat_totals,
+            self.bettor_totals,
+            tuple(b.name for b in self.record.bettors),
+            tuple(
+                WinSummary(
+                    w.seat,
+                    w.from_,
+                    w.valuation.pattern,
+                    w.valuation.roots,
+                    w.amount,
+                    w.verified,
+                    w.event,
+                )
+                for w in self.wins
+            ),
+            tuple(ev for ev in self.record.events if isinstance(ev, FalseWin)),
+            self.draw is not None,
+            self.verified,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         rec = self.record
@@ -225,20 +329,21 @@ class Settlement:
         if version > SETTLEMENT_FORMAT:
             raise ValueError(f"settlement format {version} is newer than {SETTLEMENT_FORMAT}")
         r = record.ruleset
-        payments = tuple(Payment.from_dict(p) for p in d["payments"])
+        payment = Payment.from_dict
+        payments = tuple([payment(p) for p in d["payments"]])
         if version == 1:
             payments = tuple(relabelled_payment(p, record) for p in payments)
         draw = d["draw"]
         totals = d["totals"]
         return cls(
-            record=record,
-            wins=tuple(WinResult.from_dict(w, r) for w in d["wins"]),
-            payments=payments,
-            seat_totals=tuple(totals["seats"]),
-            bettor_totals=tuple(totals["bettors"]),
-            draw=None if draw is None else tuple(DrawSeat.from_dict(x) for x in draw),
-            next_dealer=d["next_dealer"],
-            finished=d["finished"],
+            record,
+            tuple([WinResult.from_dict(w, r) for w in d["wins"]]),
+            payments,
+            tuple(totals["seats"]),
+            tuple(totals["bettors"]),
+            None if draw is None else tuple([DrawSeat.from_dict(x) for x in draw]),
+            d["next_dealer"],
+            d["finished"],
         )
 
 

@@ -5,7 +5,9 @@ with random options), every worked case of ``cases/settle.json``, and every pres
 form of format 1 (stored before 杠钱归胡家 had its own reason) reads as format 2.
 
 Both ways: ``X.from_dict(x.as_dict()) == x``, and ``from_dict(d).as_dict() == d`` for the
-form ``d`` itself (through JSON, as the database keeps it).
+form ``d`` itself (through JSON, as the database keeps it). And the summary read from the form
+and the record's (``SettlementSummary.from_dict``, the 流水 sheet's) is what the settlement
+says of itself.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import PRESETS, EngineError, resolve_ruleset
+from scoring.engine.evaluate import Valuation
 from scoring.engine.settle import (
     SETTLEMENT_FORMAT,
     HandRecord,
     Settlement,
+    SettlementSummary,
     settle,
     upgraded_form,
 )
@@ -41,6 +45,7 @@ def check_inverse(result: Settlement) -> None:
     rec = result.record
     form = stored(rec.as_dict())
     read = HandRecord.from_dict(form)
+    bare = {k: v for k, v in form.items() if k != "ruleset"}
     assert read == rec
     assert read.as_dict() == form
     d = stored(result.as_dict())
@@ -48,8 +53,10 @@ def check_inverse(result: Settlement) -> None:
     back = Settlement.from_dict(d, read)
     assert back == result
     assert back.as_dict() == d
+    # at a glance (the 流水 sheet's), from the forms alone: what the settlement says
+    assert SettlementSummary.from_dict(d, form) == result.summary()
+    assert SettlementSummary.from_dict(d, bare) == result.summary()
     # a stored hand keeps its record without the ruleset: its session pinned it
-    bare = {k: v for k, v in form.items() if k != "ruleset"}
     assert HandRecord.from_dict(bare, rec.ruleset) == rec
 
 
@@ -171,12 +178,18 @@ def test_a_format_1_form_without_verified_reads_as_shown():
         del w["verified"]
     del old["verified"]
     assert Settlement.from_dict(old, result.record) == result
+    form = stored(result.record.as_dict())
+    assert SettlementSummary.from_dict(old, form) == result.summary()
+    assert SettlementSummary.from_dict(old, form).verified
 
 
 def test_a_form_newer_than_the_code_is_refused():
     result = settle(TRANSFERRED)
+    newer = {**result.as_dict(), "format": SETTLEMENT_FORMAT + 1}
     with pytest.raises(ValueError, match="newer"):
-        Settlement.from_dict({**result.as_dict(), "format": SETTLEMENT_FORMAT + 1}, result.record)
+        Settlement.from_dict(newer, result.record)
+    with pytest.raises(ValueError, match="newer"):
+        SettlementSummary.from_dict(newer, result.record.as_dict())
 
 
 @pytest.mark.parametrize(
@@ -208,3 +221,25 @@ def test_a_ruleset_spec_names_a_false_win_its_huazhu_would_not_imply(preset):
     follows = resolve_ruleset({"preset": preset, "options": {"huazhu": "cap"}})
     assert follows.options.false_win == "huazhu"
     assert resolve_ruleset(follows.to_spec()) == follows
+
+
+def test_a_valuation_read_again_is_the_one_read_before_and_only_that():
+    """A valuation read back is kept by all it was read from: the same form reads as the same
+    (immutable) valuation; a form differing in anything read from it — a line's name, its
+    amount, a bonus line — reads as its own."""
+    result = settle(ROBBED)
+    form = stored(result.as_dict())["wins"][0]
+    rules = result.record.ruleset
+    first = Valuation.from_dict(form, rules)
+    assert Valuation.from_dict(stored(form), rules) is first
+    renamed = stored(form)
+    renamed["lines"][0]["en"] = "Another name"
+    assert Valuation.from_dict(renamed, rules).lines[0].en == "Another name"
+    unit = form["unit"]
+    more = stored(form)
+    more["lines"][-1][unit] += 1
+    assert Valuation.from_dict(more, rules).lines[-1].amount == form["lines"][-1][unit] + 1
+    bonus = stored(form)
+    bonus["lines"].append({"code": "self_draw", "zh": "自摸", "en": "Self-drawn", "value": 1})
+    assert Valuation.from_dict(bonus, rules).lines[-1].op == "bonus"
+    assert Valuation.from_dict(form, rules) is first
