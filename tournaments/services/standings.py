@@ -15,6 +15,7 @@ from django.db.models import Max, Q
 from django.db.models.signals import post_save
 from django.utils import timezone
 
+from core.collector import collector_paused
 from core.db import prepared_row
 from core.jobs import job_create, job_queue
 from core.models import TaskRecord
@@ -142,7 +143,14 @@ def _snapshot_store(snapshot: StandingsSnapshot) -> StandingsSnapshot:
 
 
 def standings_compute(*, tournament_id: int) -> dict[str, Any]:
-    """The body of ``tournaments.compute_standings``: a new snapshot, written in one row."""
+    """The body of ``tournaments.compute_standings``: a new snapshot, written in one row. The
+    cycle collector is held off while it runs (``core.collector``: its rows and results are
+    tuples, and the collector's passes over them were a quarter of its time)."""
+    with collector_paused():
+        return _standings_compute(tournament_id)
+
+
+def _standings_compute(tournament_id: int) -> dict[str, Any]:
     # cleared first: a result committed while this runs queues the next recompute
     Tournament.objects.filter(pk=tournament_id).update(standings_requested_at=None)
     tournament = Tournament.objects.get(pk=tournament_id)
