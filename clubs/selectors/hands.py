@@ -33,7 +33,7 @@ from scoring.engine import (
 )
 from scoring.engine.declared import Declaration
 from scoring.engine.melds import Meld
-from scoring.engine.settle import FalseWin, Settlement, Win, WinResult
+from scoring.engine.settle import FalseWin, Settlement, Win, WinResult, WinSummary
 from scoring.models import RulesetSnapshot
 
 from .sessions import SessionTotals, session_totals
@@ -143,18 +143,10 @@ def hand_version(pk: int | None, revision: int, updated_at: datetime | None) -> 
     return None if pk is None or updated_at is None else (pk, revision, updated_at)
 
 
-class WinLine(NamedTuple):
-    """One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's
-    code, the value per payer, whether the tiles were shown (verified), and its event (the
-    order of the hand's wins and false wins)."""
-
-    seat: int
-    from_: int | None
-    pattern: str
-    roots: int
-    amount: int
-    verified: bool
-    event: int
+#: One win of a hand as the sheet names it: who, from whom (None: 自摸), the pattern's code
+#: and roots, the value per payer, whether the tiles were shown (verified), and its event (the
+#: order of the hand's wins and false wins) — the engine's own summary of it, as it is.
+WinLine = WinSummary
 
 
 class SheetRow(NamedTuple):
@@ -224,9 +216,8 @@ def _sheet_row(
         index = bettor_index.get(name)
         if index is not None:
             bettor_nets[index] += net
-    wins = tuple([WinLine._make(w) for w in settled.wins])  # (WinSummary's fields, in order)
     return SheetRow(
-        hand, settled.seat_totals, tuple(bettor_nets), None, None, wins, settled.false_wins,
+        hand, settled.seat_totals, tuple(bettor_nets), None, None, settled.wins, settled.false_wins,
         settled.drawn, settled.verified, rules,
     )  # fmt: skip
 
