@@ -72,6 +72,23 @@ def client_for(user=None) -> APIClient:
     return client
 
 
+def two_reads(path: str, client=None) -> tuple[int, int, str]:
+    """The queries of a first read of the page at ``path`` (which computes and keeps what it
+    shows) and of the next (which finds it), and the page the second read answered; each read
+    answers 200. ``client``: an anonymous visitor reading in English by default."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = client or Client(HTTP_ACCEPT_LANGUAGE="en")
+    with CaptureQueriesContext(connection) as first:
+        assert client.get(path).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        response = client.get(path)
+        assert response.status_code == 200
+    return len(first), len(again), response.content.decode()
+
+
 def assert_error_shape(body) -> list[dict]:
     """The project's one error shape: ``{"errors": [{"path", "code", "message"}, …]}``."""
     assert isinstance(body, dict) and set(body) == {"errors"}, body

@@ -10,9 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from clubs.models import Club, ConfirmationRule, Hand, Payment, Role, TableSession
@@ -20,7 +18,7 @@ from clubs.services.confirmations import hand_confirm
 from clubs.services.hands import hand_correct, hand_delete, hand_record
 from pages.tables.views import SHEET_LATEST
 from tests.clubs.factories import ClubFactory, MembershipFactory, PlayerFactory, TableSessionFactory
-from tests.helpers import login, member_login
+from tests.helpers import login, member_login, two_reads
 from tests.pages.tables.test_tables import shown_total
 from tests.scoring.engine.records import PINGHU
 
@@ -162,12 +160,7 @@ def _hands(session: TableSession, n: int) -> None:
 
 def _queries(client: Client, session: TableSession) -> tuple[int, int, str]:
     """The queries of a first read (the parts computed) and of the next (found), and the page."""
-    path = reverse("page-session", args=[session.pk])
-    with CaptureQueriesContext(connection) as first:
-        client.get(path)
-    with CaptureQueriesContext(connection) as again:
-        body = client.get(path).content.decode()
-    return len(first), len(again), body
+    return two_reads(reverse("page-session", args=[session.pk]), client)
 
 
 @pytest.mark.parametrize("who", ["visitor", "scorer"])

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.models import Player, Role, Seat
 from clubs.services.hands import hand_record
 from tests.clubs.factories import ClubFactory
-from tests.helpers import login, member_login
+from tests.helpers import login, member_login, two_reads
 from tests.pages.tournaments.test_standings_pages import without_tokens
 from tests.scoring.engine.records import PINGHU
 from tournaments import selectors, services
@@ -276,12 +276,7 @@ def test_a_hand_played_draws_nothing_again(seat):
 
 
 def _queries(path: str) -> tuple[int, int]:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    with CaptureQueriesContext(connection) as first:
-        assert client.get(path).status_code == 200
-    with CaptureQueriesContext(connection) as again:
-        assert client.get(path).status_code == 200
-    return len(first), len(again)
+    return two_reads(path)[:2]
 
 
 def test_the_queries_are_the_same_with_40_or_400_tables():
