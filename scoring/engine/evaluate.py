@@ -16,6 +16,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from .errors import Collector, EngineError, Problem, shown
+from .lru import LRU
 from .melds import NO_MELDS, Meld, MeldGroup, parse_melds
 from .patterns import EXTRA_NAMES, PATTERN_NAMES, SITUATION_BIT, SITUATIONS, Fact, qualifying
 from .rulesets import Ruleset, resolve_ruleset
@@ -134,9 +135,7 @@ class Valuation:
         kept = _READ_BACK.get(key)
         if kept is None:
             kept = cls._read(d, unit, extra_op)
-            if len(_READ_BACK) >= READ_BACK_SIZE:
-                _READ_BACK.clear()  # bounded: the ones in use come back at once
-            _READ_BACK[key] = kept
+            _READ_BACK.put(key, kept)
         return kept
 
     @classmethod
@@ -174,7 +173,7 @@ class Valuation:
 #: the valuations read back from stored forms (:meth:`Valuation.from_dict`), by what each was
 #: read from; at most this many (a club's hands have a few dozen valuations between them)
 READ_BACK_SIZE = 1024
-_READ_BACK: dict[tuple, Valuation] = {}
+_READ_BACK: LRU[tuple, Valuation] = LRU(READ_BACK_SIZE)
 _ABSENT = object()  # (a line's field not written, in a key)
 
 
