@@ -266,6 +266,13 @@ class TableSessionAdmin(admin.ModelAdmin):
             # a finished session's lines, ratings and awards carry when it was played
             follow_session(obj.pk)
 
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if change and any(formset.has_changed() for formset in formsets):
+            # seats or bettors changed (a session without hands, its totals entered): a write
+            # to the session like any other, counted, so what was computed from it is again
+            follow_session(form.instance.pk)
+
     @admin.display(description="players")
     def players(self, obj: TableSession) -> str:
         return " · ".join(f"S{s.number} {s.player}" for s in obj.seats.all())
@@ -313,6 +320,20 @@ class SeatAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return not has_hands(obj and obj.session) and super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        follow_session(obj.session_id)  # a write to its session (see save_related above)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        follow_session(obj.session_id)
+
+    def delete_queryset(self, request, queryset):
+        sessions = set(queryset.values_list("session_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for session_id in sorted(sessions):
+            follow_session(session_id)
 
 
 @admin.register(Bettor)

@@ -33,6 +33,7 @@ from config.celery import app
 from core import readcache
 from scoring.services import stored_settlements_forget
 from tests.helpers import assert_error_shape
+from tournaments.selectors import sessions_read_forget
 
 #: a Wednesday evening in the middle of a month, in the demo club's zone
 DEMO_INSTANT = datetime(2026, 3, 18, 21, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -49,10 +50,12 @@ def _fresh_cache():
     cache.clear()
     readcache.forget_local()  # what a process kept of the cache goes with it
     stored_settlements_forget()  # hands read back, by id: ids start again in a flushed database
+    sessions_read_forget()  # tables' sessions read, by id, alike
     yield
     cache.clear()
     readcache.forget_local()
     stored_settlements_forget()
+    sessions_read_forget()
 
 
 @pytest.fixture

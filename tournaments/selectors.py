@@ -50,6 +50,7 @@ from clubs.selectors import players_visible_to as club_players_visible_to
 from core.db import model_from_row, prepared_row
 from core.errors import Invalid
 from core.slugs import free_slug
+from scoring.engine.lru import LRU
 from scoring.models import RulesetSnapshot
 from tournaments.models import (
     Penalty,
@@ -212,14 +213,52 @@ class TablesRead(NamedTuple):
         return sum(t[9] for t in self.tables)
 
 
-#: Each seat of the tables (of a tournament, or of a round) in seat order, with its player's
-#: entered totals there (a row each: a seat with two has two rows) and his payments in the
-#: hands that count, received less paid, summed in the database (a session has one or the
-#: other). Plain rows, no model, converter or per-session object between them and the results:
-#: at 10,000 players a hundred thousand of them (issue 25).
-_SEAT_TOTALS_SQL = """
+class SessionRead(NamedTuple):
+    """A table's session as its result is read, at one of its data versions: its hands that
+    count, its entered totals, and its seats in seat order as (player, his total there)."""
+
+    version: int
+    hands: int
+    entered: int
+    seats: tuple[tuple[int, int], ...]
+
+
+#: The sessions read (:class:`SessionRead`), by id, the ones used last kept in the process.
+#: Every write to a session's hands, seats or results moves its ``data_version``
+#: (``clubs.tasks.follow_session``), and its read is used only at the version it was read at:
+#: a recomputation of the standings after a table's result reads that one table's session
+#: again, not the 2,500 of 1,000 players (issue 25). A read is some 700 bytes: 40,000 of them
+#: (a tournament of 10,000 players, 12 rounds) are some 28 MB.
+SESSIONS_KEPT = 40_000
+_SESSIONS: LRU[int, SessionRead] = LRU(SESSIONS_KEPT)
+#: above this many sessions to read again, all of the tables' sessions are read (one statement
+#: with no list of ids; a database bounds how many parameters a statement takes)
+_READ_BY_ID = 500
+
+
+def sessions_read_forget() -> None:
+    """Forget every session read in this process (a test's database, emptied with its ids
+    started again, holds other sessions under the same ids)."""
+    _SESSIONS.clear()
+
+
+#: The tables' sessions (of a tournament, or of a round; ``{only}``: those of a list) with their
+#: data version, hands that count and entered totals, and each of their seats in seat order with
+#: its player's entered totals there (a row each: a seat with two has two rows) and his payments
+#: in the hands that count, received less paid, summed in the database (a session has one or
+#: the other); a session without seats is one row with no seat. One statement, so the version
+#: is the one the totals were read at. Plain rows, no model or converter between them and the
+#: results: at 10,000 players a hundred thousand of them (issue 25).
+_SESSIONS_SQL = """
 WITH here AS (
-    SELECT t.session_id FROM {table} t JOIN {round} r ON r.id = t.round_id WHERE {where}
+    SELECT t.session_id, x.data_version FROM {table} t JOIN {round} r ON r.id = t.round_id
+    JOIN {session} x ON x.id = t.session_id WHERE {where}{only}
+), hands AS (
+    SELECT h.session_id, COUNT(*) AS n FROM {hand} h JOIN here ON here.session_id = h.session_id
+    WHERE h.counts AND NOT h.is_deleted GROUP BY h.session_id
+), entered AS (
+    SELECT e.session_id, COUNT(*) AS n FROM {result} e
+    JOIN here ON here.session_id = e.session_id GROUP BY e.session_id
 ), paid AS (
     SELECT m.session_id, m.player_id, SUM(m.amount) AS total FROM (
         SELECT h.session_id, p.payee_player_id AS player_id, p.amount AS amount
@@ -233,51 +272,55 @@ WITH here AS (
         WHERE h.counts AND NOT h.is_deleted AND p.payer_player_id IS NOT NULL
     ) m GROUP BY m.session_id, m.player_id
 )
-SELECT s.session_id, s.number, s.player_id,
-       COALESCE(e.total, 0) + COALESCE(paid.total, 0), COALESCE(e.total, 0)
-FROM {seat} s
-JOIN here ON here.session_id = s.session_id
+SELECT here.session_id, here.data_version, COALESCE(hands.n, 0), COALESCE(entered.n, 0),
+       s.number, s.player_id, COALESCE(e.total, 0) + COALESCE(paid.total, 0), COALESCE(e.total, 0)
+FROM here
+LEFT JOIN hands ON hands.session_id = here.session_id
+LEFT JOIN entered ON entered.session_id = here.session_id
+LEFT JOIN {seat} s ON s.session_id = here.session_id
 LEFT JOIN {result} e ON e.session_id = s.session_id AND e.player_id = s.player_id
 LEFT JOIN paid ON paid.session_id = s.session_id AND paid.player_id = s.player_id
-ORDER BY s.session_id, s.number
+ORDER BY here.session_id, s.number
 """
 
 
-def _seat_totals(where: dict[str, Any]) -> dict[int, tuple[tuple[int, int], ...]]:
-    """By session, its seats as (player, total) in seat order (:data:`_SEAT_TOTALS_SQL`);
-    a session without seats is left out."""
+def _sessions_read(where: dict[str, Any], only: list[int] | None, cursor) -> dict[int, SessionRead]:
+    """The tables' sessions (all of them, or those of ``only``) read (:data:`_SESSIONS_SQL`)."""
     ((key, value),) = where.items()
     column = {"round__tournament": "r.tournament_id", "round": "t.round_id"}[key]
     q = connection.ops.quote_name
-    sql = _SEAT_TOTALS_SQL.format(
+    sql = _SESSIONS_SQL.format(
         table=q(Table._meta.db_table), round=q(Round._meta.db_table),
-        payment=q(Payment._meta.db_table), hand=q(Hand._meta.db_table),
-        result=q(SessionResult._meta.db_table), seat=q(Seat._meta.db_table),
-        where=f"{column} = %s",
+        session=q(TableSession._meta.db_table), payment=q(Payment._meta.db_table),
+        hand=q(Hand._meta.db_table), result=q(SessionResult._meta.db_table),
+        seat=q(Seat._meta.db_table), where=f"{column} = %s",
+        only="" if only is None else f" AND t.session_id IN ({', '.join(['%s'] * len(only))})",
     )  # fmt: skip
-    seats: dict[int, tuple[tuple[int, int], ...]] = {}
-    last_session = last_number = None
+    out: dict[int, SessionRead] = {}
+    head: tuple[int, int, int, int] | None = None
     here: list[tuple[int, int]] = []
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value.pk])
-        # the rows come session by session, each session's seats kept as one tuple: the
-        # table's result takes it as it is (no list kept a session: at 10,000 players, 25,000
-        # fewer objects for the garbage collector's full passes to walk, issue 25)
-        for session_id, number, player_id, total, entered in cursor.fetchall():
-            if session_id != last_session:
-                if here:
-                    seats[last_session] = tuple(here)
-                    here.clear()
-                last_session = session_id
-            elif number == last_number:
-                # a second entered total of the same seat: added (its payments came once)
-                here[-1] = (player_id, here[-1][1] + entered)
-                continue
-            last_number = number
-            here.append((player_id, total))
-    if here:
-        seats[last_session] = tuple(here)
-    return seats
+    last_number = None
+    cursor.execute(sql, [value.pk, *(only or ())])
+    # the rows come session by session, each session's seats kept as one tuple: the table's
+    # result takes it as it is (no list kept a session: at 10,000 players, 25,000 fewer objects
+    # for the garbage collector's full passes to walk, issue 25)
+    for session_id, version, hands, entered, number, player_id, total, entry in cursor.fetchall():
+        if head is None or session_id != head[0]:
+            if head is not None:
+                out[head[0]] = SessionRead(*head[1:], tuple(here))
+                here.clear()
+            head, last_number = (session_id, version, hands, entered), None
+        if number is None:  # a session without seats
+            continue
+        if number == last_number:
+            # a second entered total of the same seat: added (its payments came once)
+            here[-1] = (player_id, here[-1][1] + entry)
+            continue
+        last_number = number
+        here.append((player_id, total))
+    if head is not None:
+        out[head[0]] = SessionRead(*head[1:], tuple(here))
+    return out
 
 
 #: The two reads' settings, for their transaction alone (PostgreSQL): no JIT compiling (the
@@ -286,16 +329,22 @@ def _seat_totals(where: dict[str, Any]) -> dict[int, tuple[tuple[int, int], ...]
 #: thousand seats in memory (with the default 4 MB they were sorted on disk). Issue 25.
 _READ_SETTINGS = "SELECT set_config('jit', 'off', true), set_config('work_mem', '32MB', true)"
 
+_NOT_READ = SessionRead(0, 0, 0, ())
+
 
 def tables_read(where: dict[str, Any]) -> TablesRead:
-    """Two lean queries (plain rows, no ids sent back and forth): the tables, and their seats
-    with their totals."""
+    """The tables (one lean query), and their sessions' hands, totals and seats: those kept in
+    the process at the version the tables have now as they are, the others read (a second
+    query, when any)."""
     rows = (
-        _tables_counted(**where)
-        .annotate(substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))))
+        Table.objects.filter(**where)
+        .annotate(
+            approved=Q(approved_version=F("session__data_version")),
+            substituted=Exists(Substitution.objects.filter(table=OuterRef("pk"))),
+        )
         .values_list(
-            "pk", "round_id", "round__number", "number", "session_id", "hands", "entered",
-            "approved", "substituted", "session__data_version",
+            "pk", "round_id", "round__number", "number", "session_id", "approved", "substituted",
+            "session__data_version",
         )
     )  # fmt: skip
     # the ORM's statement, its rows as the driver gives them: plain numbers and booleans that
@@ -304,8 +353,29 @@ def tables_read(where: dict[str, Any]) -> TablesRead:
         if connection.vendor == "postgresql":
             cursor.execute(_READ_SETTINGS)
         cursor.execute(*rows.query.sql_with_params())
-        tables = cursor.fetchall()
-        seats = _seat_totals(where)
+        lean = cursor.fetchall()
+        sessions: dict[int, SessionRead] = {}
+        stale = []
+        for t, kept in zip(lean, _SESSIONS.get_many([t[4] for t in lean]), strict=True):
+            if kept is not None and kept.version == t[7]:
+                sessions[t[4]] = kept
+            else:
+                stale.append(t[4])
+        if stale:
+            fresh = _sessions_read(where, stale if len(stale) <= _READ_BY_ID else None, cursor)
+            for session_id, read in fresh.items():
+                # kept at the version it was read at: newer than the table's row, if a write
+                # came between the two statements (the next read finds it current)
+                _SESSIONS.put(session_id, read)
+            sessions.update(fresh)
+    tables = []
+    seats = {}
+    for pk, round_id, round_number, number, session_id, approved, substituted, version in lean:
+        read = sessions.get(session_id, _NOT_READ)
+        tables.append((pk, round_id, round_number, number, session_id, read.hands, read.entered,
+                       approved, substituted, version))  # fmt: skip
+        if read.seats:
+            seats[session_id] = read.seats
     return TablesRead(tables, seats, where)
 
 

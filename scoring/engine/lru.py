@@ -30,6 +30,16 @@ class LRU(Generic[K, V]):
                 self._items.move_to_end(key)
             return value
 
+    def get_many(self, keys: list[K]) -> list[V | None]:
+        """:meth:`get` of each key, in one hold of the lock (None: not kept)."""
+        with self._lock:
+            items = self._items
+            found = [items.get(key) for key in keys]
+            for key, value in zip(keys, found, strict=True):
+                if value is not None:
+                    items.move_to_end(key)
+            return found
+
     def put(self, key: K, value: V) -> None:
         with self._lock:
             self._items[key] = value

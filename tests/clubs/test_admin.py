@@ -3,6 +3,8 @@ work, the settlement views are read-only and the actions go through the services
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from django.apps import apps
 from django.contrib import admin
@@ -20,6 +22,7 @@ from clubs.models import (
     Payment,
     Player,
     Role,
+    Seat,
     SeatRepair,
     SessionResult,
     TableSession,
@@ -236,3 +239,31 @@ def test_a_view_only_staff_user_cannot_run_the_actions(client, demo, django_user
 def test_owner_membership_is_listed(admin_client, demo):
     r = admin_client.get(url(Membership, "changelist"), {"role__exact": Role.OWNER})
     assert {m.player.user.username for m in r.context["cl"].result_list} == {"admin"}
+
+
+def test_seats_changed_in_the_admin_are_writes_to_their_session(admin_client, demo, rf):
+    """A session without hands (its totals entered) keeps its seats and bettors editable in the
+    admin: each change there counts as a write to the session (its ``data_version`` moves), as
+    the services' writes do — tournament standings and approvals read a table by that version,
+    and what was read at the old one must not be used again."""
+    session = TableSession.objects.filter(hands__isnull=True, seats__isnull=False).first()
+    version = TableSession.objects.get(pk=session.pk).data_version
+    seat = session.seats.get(number=0)
+    other = Player.objects.exclude(seats__session=session).first()
+    response = admin_client.post(
+        url(Seat, "change", seat.pk), {"session": session.pk, "number": 0, "player": other.pk}
+    )
+    assert response.status_code == 302
+    assert session.seats.get(number=0).player_id == other.pk
+    assert TableSession.objects.get(pk=session.pk).data_version == version + 1
+    # the session's own page saves its seat and bettor inlines: counted when one changed
+    session_admin = admin.site._registry[TableSession]
+    form = SimpleNamespace(instance=session, save_m2m=lambda: None)
+    for changed, moved in ((False, 0), (True, 1)):
+        formset = SimpleNamespace(has_changed=lambda changed=changed: changed, save=lambda: [])
+        session_admin.save_related(rf.post("/"), form, [formset], change=True)
+        assert TableSession.objects.get(pk=session.pk).data_version == version + 1 + moved
+    # a seat deleted
+    response = admin_client.post(url(Seat, "delete", seat.pk), {"post": "yes"})
+    assert response.status_code == 302
+    assert TableSession.objects.get(pk=session.pk).data_version == version + 3
