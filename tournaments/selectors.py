@@ -283,23 +283,30 @@ ORDER BY here.session_id, s.number
 """
 
 
-def _sessions_read(where: dict[str, Any], only: list[int] | None, cursor) -> dict[int, SessionRead]:
-    """The tables' sessions (all of them, or those of ``only``) read (:data:`_SESSIONS_SQL`)."""
+def _tables_where(where: dict[str, Any]) -> tuple[str, int]:
+    """The condition on ``t`` (a table) and ``r`` (its round) that picks the tables of
+    ``where`` (a tournament's, or a round's), and its parameter."""
     ((key, value),) = where.items()
     column = {"round__tournament": "r.tournament_id", "round": "t.round_id"}[key]
+    return f"{column} = %s", value.pk
+
+
+def _sessions_read(where: dict[str, Any], only: list[int] | None, cursor) -> dict[int, SessionRead]:
+    """The tables' sessions (all of them, or those of ``only``) read (:data:`_SESSIONS_SQL`)."""
+    condition, param = _tables_where(where)
     q = connection.ops.quote_name
     sql = _SESSIONS_SQL.format(
         table=q(Table._meta.db_table), round=q(Round._meta.db_table),
         session=q(TableSession._meta.db_table), payment=q(Payment._meta.db_table),
         hand=q(Hand._meta.db_table), result=q(SessionResult._meta.db_table),
-        seat=q(Seat._meta.db_table), where=f"{column} = %s",
+        seat=q(Seat._meta.db_table), where=condition,
         only="" if only is None else f" AND t.session_id IN ({', '.join(['%s'] * len(only))})",
     )  # fmt: skip
     out: dict[int, SessionRead] = {}
     head: tuple[int, int, int, int] | None = None
     here: list[tuple[int, int]] = []
     last_number = None
-    cursor.execute(sql, [value.pk, *(only or ())])
+    cursor.execute(sql, [param, *(only or ())])
     # the rows come session by session, each session's seats kept as one tuple: the table's
     # result takes it as it is (no list kept a session: at 10,000 players, 25,000 fewer objects
     # for the garbage collector's full passes to walk, issue 25)
@@ -335,7 +342,8 @@ _NOT_READ = SessionRead(0, 0, 0, ())
 #: one hashed list), and the session's data version — on PostgreSQL looked up table by table
 #: by its key (``{session}``: a lateral lookup the planner cannot turn into a join; joined, it
 #: hashed every table session of the database, whatever the tournament's size: 27,750 for
-#: 2,500 tables in the bench's database, twice the time).
+#: 2,500 tables in the bench's database, twice the time). The list of substitutes' tables
+#: names its own ``t`` and ``r``, so that one condition picks the tables in both.
 _TABLES_SQL = """
 SELECT t.id, t.round_id, r.number, t.number, t.session_id, t.approved_version = s.data_version,
        t.id IN (SELECT u.table_id FROM {substitution} u JOIN {table} t ON t.id = u.table_id
@@ -349,8 +357,7 @@ ORDER BY t.round_id, t.number
 
 def _tables_sql(where: dict[str, Any]) -> tuple[str, list[int]]:
     """:data:`_TABLES_SQL` for these tables, with its parameters."""
-    ((key, value),) = where.items()
-    column = {"round__tournament": "r.tournament_id", "round": "t.round_id"}[key]
+    condition, param = _tables_where(where)
     q = connection.ops.quote_name
     session = q(TableSession._meta.db_table)
     if connection.vendor == "postgresql":
@@ -360,9 +367,9 @@ def _tables_sql(where: dict[str, Any]) -> tuple[str, list[int]]:
         session = f"JOIN {session} s ON s.id = t.session_id"
     sql = _TABLES_SQL.format(
         table=q(Table._meta.db_table), round=q(Round._meta.db_table),
-        substitution=q(Substitution._meta.db_table), session=session, where=f"{column} = %s",
+        substitution=q(Substitution._meta.db_table), session=session, where=condition,
     )  # fmt: skip
-    return sql, [value.pk, value.pk]
+    return sql, [param, param]
 
 
 def tables_read(where: dict[str, Any]) -> TablesRead:
