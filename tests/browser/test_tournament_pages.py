@@ -160,6 +160,19 @@ def test_the_tournament_on_a_laptop_in_english(browser, live_server, shots, in_p
     context.close()
 
 
+def _font_size(page, selector: str) -> float:
+    """The font size of the first element ``selector`` finds, found and read in one step: the
+    projector's refresh replaces its rows, and a row found before it and read after has no
+    style left (NaN)."""
+    return float(page.evaluate(
+        "s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)", selector
+    ))  # fmt: skip
+
+
+#: the first name on the projector's standings
+FIRST_NAME = ".proj-standings tbody th.player"
+
+
 def test_the_projector_in_the_hall(browser, live_server, shots, in_process_tasks):
     t, (owner, four) = _tournament()
     context, page = _context(browser, live_server, HALL)
@@ -167,8 +180,7 @@ def test_the_projector_in_the_hall(browser, live_server, shots, in_process_tasks
 
     page.goto(f"{base}/projector/?refresh=5")
     assert page.locator(".site-header").count() == 0  # no navigation
-    name = page.locator(".proj-standings tbody th.player").first
-    size = float(name.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    size = _font_size(page, FIRST_NAME)
     assert size >= 36  # read from the back of the room
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(12, 13, 16)"  # dark
@@ -196,7 +208,7 @@ def test_the_projector_in_the_hall(browser, live_server, shots, in_process_tasks
     page.mouse.move(200, 1000)
     page.locator("[data-size='1']").click()
     page.locator("[data-size='1']").click()
-    bigger = float(name.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    bigger = _font_size(page, FIRST_NAME)
     assert bigger > size
     shots(page, "standings larger text")
     page.locator("[data-theme]").click()
@@ -209,8 +221,7 @@ def test_the_projector_in_the_hall(browser, live_server, shots, in_process_tasks
     page.goto(f"{base}/projector/?show=seating")
     assert page.locator(".proj-table").count() == 4
     assert page.locator(".proj-table .first-dealer").count() == 4
-    seat_name = page.locator(".proj-seats .name").first
-    assert float(seat_name.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 36
+    assert _font_size(page, ".proj-seats .name") >= 36
     shots(page, "seating")
     context.close()
 
